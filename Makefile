@@ -1,0 +1,148 @@
+.POSIX:
+.SUFFIXES:
+.SUFFIXES: .c .o .po
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+CC = cc
+CFLAGS = -O2 -g
+YAML_CFLAGS ?=
+YAML_LIBS ?= -lyaml
+# CI sets WERROR=-Werror; it reaches the sanitizer builds through MAKEFLAGS.
+WERROR =
+# Unit-test sizes: thread and iteration counts (see tests/unit/*.c).
+DEQUE_ARGS = 16 1000000
+STACK_ARGS = 8 1000000
+SLEEP_ARGS = 4 200000
+POOL_ARGS = 4 200000
+BLOCKING_ARGS =
+
+VERSION = 0.1.0
+ALL_CPPFLAGS = $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L -Ilib
+ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
+	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
+ALL_LDFLAGS = $(LDFLAGS) -pthread
+
+LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/pool.h lib/sleep.h \
+	lib/stack.h lib/thread.h lib/wspx.h
+LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/pool.o \
+	lib/sleep.o lib/stack.o lib/thread.o
+LIBPIC = lib/blocking.po lib/deque.po lib/error.po lib/forkjoin.po \
+	lib/pool.po lib/sleep.po lib/stack.po lib/thread.po
+UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
+	tests/unit/blocking
+EXAMPLES = examples/forkjoin
+
+all: libwspx.a libwspx.so wspx.pc
+
+.c.o:
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
+.c.po:
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -fPIC -c -o $@ $<
+
+$(LIBOBJ) $(LIBPIC): $(LIBHDR)
+
+libwspx.a: $(LIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIBOBJ)
+
+libwspx.so: $(LIBPIC) lib/libwspx.map
+	$(CC) $(ALL_CFLAGS) -shared -o $@ -Wl,-soname,libwspx.so.0 \
+	    -Wl,--version-script=lib/libwspx.map $(LIBPIC) $(ALL_LDFLAGS)
+
+wspx.pc: lib/wspx.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    lib/wspx.pc.in > $@
+
+# Unit tests, examples and the benchmark: one program per source, linked
+# to libwspx.a.
+.c:
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ $< libwspx.a $(ALL_LDFLAGS)
+$(UNIT): tests/unit/test.h $(LIBHDR) libwspx.a
+$(EXAMPLES) tests/bench/bench_wspx: lib/wspx.h libwspx.a
+
+# The README's first command: build and run the bundled example.
+example: examples/forkjoin
+	./examples/forkjoin
+
+check: check-unit check-examples check-symbols check-headers check-model \
+	check-man
+
+check-unit: $(UNIT)
+	tests/unit/deque $(DEQUE_ARGS)
+	tests/unit/stack $(STACK_ARGS)
+	tests/unit/sleep $(SLEEP_ARGS)
+	tests/unit/pool $(POOL_ARGS)
+	tests/unit/blocking $(BLOCKING_ARGS)
+
+check-examples: $(EXAMPLES)
+	./examples/forkjoin > /dev/null
+
+# Every global symbol of the library is wspx_ (public, in wspx.h) or
+# wspx__ (internal); the shared library exports only the public ones.
+check-symbols: libwspx.a libwspx.so
+	sh tests/symbols.sh libwspx.a libwspx.so lib/wspx.h
+
+# Every header compiles on its own.
+check-headers:
+	for h in $(LIBHDR); do \
+	    printf '#include "%s"\n' "$${h#lib/}" | \
+	    $(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -fsyntax-only -x c - || exit 1; \
+	done
+
+# The Promela model of the sleep protocol (lib/sleep.pml), checked by spin.
+check-model:
+	sh tests/model.sh lib/sleep.pml
+
+check-man:
+	sh tests/manlint.sh man/*.[0-9]
+
+check-asan:
+	$(MAKE) clean
+	$(MAKE) CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
+	    LDFLAGS='-fsanitize=address,undefined' check
+
+check-tsan:
+	$(MAKE) clean
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$$PWD/tests/tsan.supp" \
+	    $(MAKE) CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=thread' \
+	    LDFLAGS='-fsanitize=thread' check-unit check-examples
+
+# Benchmarks against Rayon, oneTBB and OpenMP, never part of check.  The
+# anchors are built with -O3, so the library is rebuilt with it too.
+ANCHORS = ../shared/anchors
+bench:
+	$(MAKE) clean
+	$(MAKE) CFLAGS='-O3 -g' tests/bench/bench_wspx
+	EXTRA="wspx=$$PWD/tests/bench/bench_wspx" \
+	    $(ANCHORS)/runtimes/run.sh
+
+install: all
+	mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(MANDIR)/man3
+	cp -f libwspx.a $(DESTDIR)$(LIBDIR)/libwspx.a
+	cp -f libwspx.so $(DESTDIR)$(LIBDIR)/libwspx.so.0
+	ln -sf libwspx.so.0 $(DESTDIR)$(LIBDIR)/libwspx.so
+	cp -f lib/wspx.h $(DESTDIR)$(INCLUDEDIR)/wspx.h
+	cp -f wspx.pc $(DESTDIR)$(LIBDIR)/pkgconfig/wspx.pc
+	cp -f man/libwspx.3 $(DESTDIR)$(MANDIR)/man3/libwspx.3
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libwspx.a $(DESTDIR)$(LIBDIR)/libwspx.so.0 \
+	    $(DESTDIR)$(LIBDIR)/libwspx.so $(DESTDIR)$(INCLUDEDIR)/wspx.h \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/wspx.pc \
+	    $(DESTDIR)$(MANDIR)/man3/libwspx.3
+
+clean:
+	rm -f libwspx.a libwspx.so wspx.pc $(LIBOBJ) $(LIBPIC) $(UNIT) \
+	    $(EXAMPLES) tests/bench/bench_wspx
+	rm -rf tests/model.out
+
+.PHONY: all example check check-unit check-examples check-symbols \
+	check-headers check-model check-man check-asan check-tsan bench \
+	install uninstall clean

@@ -1,0 +1,68 @@
+/*
+ * Platform choices for the lock-free code, kept in one place: the cache-line
+ * size used to keep owner-written and thief-written fields apart, the pause
+ * instruction for bounded spin loops, and the one spot where the build for
+ * ThreadSanitizer differs from the normal one.
+ */
+#ifndef WSPX_ATOMIC_H
+#define WSPX_ATOMIC_H
+
+#include <stdatomic.h>
+
+/* x86-64 and most AArch64 cores use 64-byte lines; adjacent-line prefetch
+ * makes 128 safer against false sharing on both. */
+#define WSPX_CACHELINE 128
+
+/* Tell the core we are spinning: cheaper for the sibling hyperthread and
+ * faster to leave the loop when the awaited store arrives. */
+static inline void
+cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("pause" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+/*
+ * ThreadSanitizer does not model atomic_thread_fence(), so the two places
+ * that need store-to-load ordering through a fence (the deque's take/steal
+ * race, the sleeper's last look after announcing itself) would be reported
+ * as races that cannot happen.  Under TSan they use the equivalent form in
+ * which the accesses on both sides of the fence are themselves seq_cst; then
+ * the fence is not needed.  Both forms give the Dekker guarantee the protocol
+ * comments rely on: of two threads that each write one variable and then
+ * read the other, at least one sees the other's write.
+ *
+ * WSPX_FENCED(order) wraps the order of an access that sits next to such a
+ * fence: it is `order` in the normal build and seq_cst under TSan, where
+ * wspx__fence_seq_cst() does nothing.  The protocol comment of each use names
+ * the partner on the other side.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define WSPX_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WSPX_TSAN 1
+#endif
+#endif
+
+#ifdef WSPX_TSAN
+#define WSPX_FENCED(order) memory_order_seq_cst
+static inline void
+wspx__fence_seq_cst(void)
+{
+}
+#else
+#define WSPX_FENCED(order) (order)
+static inline void
+wspx__fence_seq_cst(void)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+}
+#endif
+
+#endif /* WSPX_ATOMIC_H */

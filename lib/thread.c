@@ -1,0 +1,33 @@
+/*
+ * Thread creation for both pools.  The library's threads block every
+ * signal: a program like wspx handles SIGINT, SIGCHLD or SIGUSR1 in a thread
+ * of its own choosing, and a pool thread that happened to receive one would
+ * run the handler at an arbitrary point of a job.
+ */
+#include "thread.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+
+int
+wspx__thread_start(pthread_t *t, size_t stack_size, void *(*fn)(void *),
+    void *arg)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int rc;
+
+	WSPX_MUST(pthread_attr_init(&attr));
+	if (stack_size > 0 &&
+	    (rc = pthread_attr_setstacksize(&attr, stack_size)) != 0) {
+		WSPX_MUST(pthread_attr_destroy(&attr));
+		return -rc;
+	}
+	sigfillset(&all);
+	WSPX_MUST(pthread_sigmask(SIG_SETMASK, &all, &old));
+	rc = pthread_create(t, &attr, fn, arg);
+	WSPX_MUST(pthread_sigmask(SIG_SETMASK, &old, NULL));
+	WSPX_MUST(pthread_attr_destroy(&attr));
+	return -rc;
+}
