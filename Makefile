@@ -27,17 +27,21 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 ALL_LDFLAGS = $(LDFLAGS) -pthread
 
-LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/pool.h lib/sleep.h \
-	lib/stack.h lib/thread.h lib/wspx.h
-LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/pool.o \
-	lib/sleep.o lib/stack.o lib/thread.o
+LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/job.h lib/output.h \
+	lib/pool.h lib/proc.h lib/sleep.h lib/stack.h lib/thread.h lib/wspx.h
+LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/job.o \
+	lib/output.o lib/pool.o lib/proc.o lib/sleep.o lib/stack.o \
+	lib/thread.o
 LIBPIC = lib/blocking.po lib/deque.po lib/error.po lib/forkjoin.po \
-	lib/pool.po lib/sleep.po lib/stack.po lib/thread.po
+	lib/job.po lib/output.po lib/pool.po lib/proc.po lib/sleep.po \
+	lib/stack.po lib/thread.po
+CMDHDR = cmd/input.h cmd/run.h cmd/template.h cmd/util.h
+CMDOBJ = cmd/input.o cmd/main.o cmd/run.o cmd/template.o cmd/util.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking
 EXAMPLES = examples/forkjoin
 
-all: libwspx.a libwspx.so wspx.pc
+all: wspx libwspx.a libwspx.so wspx.pc
 
 .c.o:
 	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
@@ -45,6 +49,10 @@ all: libwspx.a libwspx.so wspx.pc
 	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -fPIC -c -o $@ $<
 
 $(LIBOBJ) $(LIBPIC): $(LIBHDR)
+$(CMDOBJ): $(CMDHDR) $(LIBHDR)
+
+wspx: $(CMDOBJ) libwspx.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMDOBJ) libwspx.a $(ALL_LDFLAGS)
 
 libwspx.a: $(LIBOBJ)
 	rm -f $@
@@ -139,7 +147,8 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man3/libwspx.3
 
 clean:
-	rm -f libwspx.a libwspx.so wspx.pc $(LIBOBJ) $(LIBPIC) $(UNIT) \
+	rm -f wspx libwspx.a libwspx.so wspx.pc $(LIBOBJ) $(LIBPIC) $(CMDOBJ) \
+	    $(UNIT) \
 	    $(EXAMPLES) tests/bench/bench_wspx
 	rm -rf tests/model.out
 

@@ -28,14 +28,18 @@ cpu_relax(void)
 }
 
 /*
- * ThreadSanitizer does not model atomic_thread_fence(), so the two places
- * that need store-to-load ordering through a fence (the deque's take/steal
- * race, the sleeper's last look after announcing itself) would be reported
- * as races that cannot happen.  Under TSan they use the equivalent form in
- * which the accesses on both sides of the fence are themselves seq_cst; then
- * the fence is not needed.  Both forms give the Dekker guarantee the protocol
- * comments rely on: of two threads that each write one variable and then
- * read the other, at least one sees the other's write.
+ * ThreadSanitizer does not model atomic_thread_fence(): it neither sees the
+ * ordering a fence gives nor checks it.  Two places rely on a seq_cst fence
+ * for store-to-load ordering (the deque's pop/steal race, and the sleeper's
+ * last look at the injection stack against an injector).  The fences there
+ * publish no data, so TSan would not report a false race; but what it checks
+ * should be what the protocol relies on, so under TSan those places use the
+ * equivalent form it does model: the accesses on both sides of the fence are
+ * themselves seq_cst, and the fence goes.  Both forms give the Dekker
+ * guarantee the protocol comments rely on: of two threads that each write
+ * one variable and then read the other, at least one sees the other's write.
+ * The fence form runs in production and under ASan; spin checks the protocol
+ * (sleep.pml) with sequentially consistent memory.
  *
  * WSPX_FENCED(order) wraps the order of an access that sits next to such a
  * fence: it is `order` in the normal build and seq_cst under TSan, where

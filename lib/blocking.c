@@ -17,7 +17,10 @@
  * detached; shutdown joins the rest.
  *
  * The counters for threads, idle threads and queue depth are atomics that
- * are written under the mutex and read without it.
+ * are written under the mutex and read without it.  A thread leaves the
+ * count when it retires, just before it joins its predecessor and returns,
+ * so for a moment more than thread_cap threads may exist; never more than
+ * thread_cap run tasks.
  */
 #include "blocking.h"
 
@@ -28,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "atomic.h"
 #include "thread.h"
@@ -96,7 +100,7 @@ wspx_blocking_new(struct wspx_blocking **out,
 	pthread_condattr_t ca;
 
 	if (opts != NULL && opts->stack_size > 0 &&
-	    opts->stack_size < PTHREAD_STACK_MIN)
+	    (long)opts->stack_size < sysconf(_SC_THREAD_STACK_MIN))
 		return -EINVAL;
 	if ((bp = aligned_alloc(WSPX_CACHELINE, sizeof(*bp))) == NULL)
 		return -ENOMEM;

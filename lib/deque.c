@@ -25,6 +25,14 @@
  *   Two claims of one index are impossible because every claim that can
  *   overlap another is a CAS of top from the same value.
  *
+ * Ordering.  Every store of bottom is a release (a plain store on x86), and
+ * thieves read bottom with acquire: whichever value of bottom a thief reads,
+ * it synchronizes with the store that wrote it, which comes after the
+ * writes of every slot below it.  Le et al. publish with a release fence
+ * before a relaxed store in push and let the stores of pop continue that
+ * release sequence; C11 allows that, but C++20 dropped the rule, so we do
+ * not lean on it.
+ *
  * Growth.  When push finds the ring full it copies the queued indices into a
  * ring twice the size at the same logical positions and publishes it with a
  * release store; push then reloads the ring before writing its slot (the

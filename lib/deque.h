@@ -95,14 +95,15 @@ wspx__deque_pop(struct wspx__deque *d)
 	/* relaxed: only the owner writes bottom and the ring pointer. */
 	b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
 	r = atomic_load_explicit(&d->ring, memory_order_relaxed);
-	atomic_store_explicit(&d->bottom, b, WSPX_FENCED(memory_order_relaxed));
+	/* release: as every store of bottom (see deque.c, Ordering). */
+	atomic_store_explicit(&d->bottom, b, WSPX_FENCED(memory_order_release));
 	/* seq_cst fence: the decrement of bottom is ordered before the load
 	 * of top (store-to-load); pairs with the fence in steal. */
 	wspx__fence_seq_cst();
 	t = atomic_load_explicit(&d->top, WSPX_FENCED(memory_order_relaxed));
 	if (t > b) {
-		/* relaxed: empty; restoring bottom publishes nothing. */
-		atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
+		/* release: as every store of bottom (deque.c, Ordering). */
+		atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
 		return NULL;
 	}
 	job = atomic_load_explicit(&r->slot[b & r->mask], memory_order_relaxed);
@@ -112,8 +113,8 @@ wspx__deque_pop(struct wspx__deque *d)
 		if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1,
 		    memory_order_seq_cst, memory_order_relaxed))
 			job = NULL;
-		/* relaxed: the deque is empty either way (top == b + 1). */
-		atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
+		/* release: as every store of bottom (deque.c, Ordering). */
+		atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
 	}
 	return job;
 }

@@ -16,6 +16,7 @@
  */
 #include "pool.h"
 
+#include <assert.h>
 #include <errno.h>
 
 /* The half of a join that thieves may take. */
@@ -76,6 +77,7 @@ void
 wspx_scope_init(struct wspx_scope *s, struct wspx_pool *pool,
     struct wspx_worker *owner)
 {
+	assert(owner == NULL || owner->pool == pool);
 	atomic_init(&s->pending, 1);
 	atomic_init(&s->latch, WSPX__LATCH_UNSET);
 	s->pool = pool;
@@ -95,7 +97,9 @@ wspx_scope_spawn(struct wspx_scope *s, struct wspx_worker *w,
 	atomic_fetch_add_explicit(&s->pending, 1, memory_order_relaxed);
 	if (w == NULL) {
 		rc = wspx__pool_inject_list(s->pool, job, job, 1);
-		if (rc != 0)	/* cannot reach zero: wait has not run */
+		/* Cannot reach zero: the +1 of the caller (the scope's
+		 * owner before its wait, or a job of s) is still there. */
+		if (rc != 0)
 			atomic_fetch_sub_explicit(&s->pending, 1,
 			    memory_order_relaxed);
 		return rc;

@@ -29,6 +29,7 @@
 #include "thread.h"
 
 #define DEQUE_CAPACITY 256
+#define STEAL_TRIES 8		/* per victim, per search */
 
 /* The slot the calling thread runs in, if any; only for wspx_pool_call()
  * and wspx_pool_shutdown() to refuse a call that would deadlock. */
@@ -53,21 +54,23 @@ steal(struct wspx_worker *w)
 	struct wspx_pool *p = w->pool;
 	struct wspx_worker *v;
 	struct wspx_job *job;
-	unsigned n = p->nworkers + 1, start, i;
+	unsigned n = p->nworkers + 1, start, i, tries;
 
 	start = randbelow(w, n);
 	for (i = 0; i < n; i++) {
 		v = &p->workers[(start + i) % n];
 		if (v == w)
 			continue;
-		/* A lost race means another thread took a job: retry while
-		 * the victim still has some. */
-		do {
+		/* A lost race means another thread took a job: retry a few
+		 * times while the victim still has some, then move on. */
+		for (tries = 0; tries < STEAL_TRIES; tries++) {
 			if ((job = wspx__deque_steal(&v->deque)) != NULL) {
 				wspx__bump(&w->stolen, 1);
 				return job;
 			}
-		} while (wspx__deque_len(&v->deque) > 0);
+			if (wspx__deque_len(&v->deque) == 0)
+				break;
+		}
 	}
 	return NULL;
 }

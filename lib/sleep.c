@@ -66,8 +66,12 @@
  *   sleepers; a worker that finishes a job searches again.  So the pool
  *   cannot reach a state where every worker blocks with the job queued.
  *   (c) Jobs on a deque.  Only the owner pushes on its deque and it blocks
- *   only after its own pop found the deque empty, so every queued deque job
- *   has an awake owner that will run it.  The JEC toggle (fence-free) only
+ *   only after its own pop found the deque empty, and the main slot's
+ *   caller empties its deque before it leaves the slot, so every queued
+ *   deque job has an owner that will run it.  That owner may be busy in a
+ *   job; the job may block outside the pool (on I/O, a lock), but not on
+ *   work it queued on its own deque, which only it is sure to run: wspx.h
+ *   says so.  The JEC toggle (fence-free) only
  *   makes sleepy workers come back to help sooner: a worker that announced
  *   sleepy and then sees the JEC moved does not block (step 3).
  *   The JEC wraps after 2^31 announcements; a worker fooled by a wrap to

@@ -60,9 +60,10 @@ struct wspx_pool_opts {
 int wspx_pool_new(struct wspx_pool **pool, const struct wspx_pool_opts *opts);
 
 /* Refuse further injections, run every job accepted so far (and whatever
- * they fork), then stop and join the workers.  Blocks until a concurrent
- * wspx_pool_call() on the main slot returns.  Calling it again does nothing.
- * Must not be called from a job of this pool. */
+ * they fork), then stop and join the workers.  A wspx_pool_call() running
+ * on the main slot finishes first, and injections go on being accepted
+ * until it has.  Calling it again does nothing.  Calling it from a job of
+ * this pool, or from a function running on its main slot, aborts. */
 void wspx_pool_shutdown(struct wspx_pool *pool);
 
 /* Shut the pool down if needed and free it.  No other thread may use the
@@ -71,8 +72,8 @@ void wspx_pool_free(struct wspx_pool *pool);
 
 /* Queue job from any thread, a job of the pool included: one CAS on the
  * injection stack, then wake a sleeping worker if the work needs one.
- * Returns 0, or -ESHUTDOWN once wspx_pool_shutdown() has begun, in which
- * case the job was not queued and is still the caller's. */
+ * Returns 0, or -ESHUTDOWN once wspx_pool_shutdown() has closed injection,
+ * in which case the job was not queued and is still the caller's. */
 int wspx_pool_inject(struct wspx_pool *pool, struct wspx_job *job);
 
 /* Queue n jobs with one CAS, jobs[0] first in line.  Any thread.  Returns 0
@@ -91,7 +92,9 @@ int wspx_pool_call(struct wspx_pool *pool, wspx_fn *fn, void *arg);
 /* Run a(w, a_arg) and b(w, b_arg), possibly in parallel, and return when
  * both have returned.  w is the worker the caller runs on.  b is offered to
  * thieves while a runs on this thread; if nobody took it, it runs here next,
- * otherwise this thread runs other jobs until it has finished. */
+ * otherwise this thread runs other jobs until it has finished.  A job may
+ * block outside the pool (I/O, a lock), but must not wait there for work it
+ * queued on its own deque: wait for that with wspx_join or a scope. */
 void wspx_join(struct wspx_worker *w, wspx_fn *a, void *a_arg, wspx_fn *b,
     void *b_arg);
 

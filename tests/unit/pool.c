@@ -147,7 +147,9 @@ sjobrun(struct wspx_worker *w, struct wspx_job *job)
 	struct sjob *j = wspx_container_of(job, struct sjob, job);
 	int i;
 
-	atomic_fetch_add_explicit(&j->ran, 1, memory_order_relaxed);
+	/* release: the pool's reads of *job come before this; the test
+	 * frees the jobs after the scope's wait, which orders it anyway. */
+	atomic_fetch_add_explicit(&j->ran, 1, memory_order_release);
 	for (i = 0; i < j->nkids; i++)
 		CHECK(wspx_scope_spawn(j->scope, w, &j->kids[i].job) == 0);
 }
@@ -283,8 +285,10 @@ ijobrun(struct wspx_worker *w, struct wspx_job *job)
 	struct ijob *j = wspx_container_of(job, struct ijob, job);
 
 	(void)w;
-	atomic_fetch_add_explicit(&j->ran, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&iran, 1, memory_order_relaxed);
+	/* release: the pool's reads of *job come before these, and the
+	 * test frees the jobs once it has seen them (seq_cst loads). */
+	atomic_fetch_add_explicit(&j->ran, 1, memory_order_release);
+	atomic_fetch_add_explicit(&iran, 1, memory_order_release);
 }
 
 struct injector {

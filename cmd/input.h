@@ -1,0 +1,53 @@
+/*
+ * Input: the arguments of each job, read lazily from stdin, from -a and
+ * :::: files and from ::: lists, several sources combined as their cross
+ * product.
+ */
+#ifndef WSPX_INPUT_H
+#define WSPX_INPUT_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "template.h"
+
+enum srckind {
+	SRC_LIST,		/* ::: a b c */
+	SRC_FILE		/* :::: FILE, -a FILE, stdin ("-") */
+};
+
+/* One input source as given on the command line. */
+struct srcspec {
+	enum srckind kind;
+	char **items;		/* SRC_LIST: the arguments */
+	size_t n;
+	const char *path;	/* SRC_FILE: "-" for stdin */
+};
+
+struct inputopts {
+	char delim;		/* record separator: '\n', '\0', or -d */
+	regex_t *colsep;	/* split records into fields, or NULL */
+	size_t maxargs;		/* records per job (-n), at least 1 */
+	int wakefd;		/* readable when reading should stop, or -1 */
+};
+
+struct input;
+
+/* Open the sources; files other than the first are read whole now (they
+ * are iterated once per record of the first).  Exits with a message naming
+ * the file if one cannot be opened. */
+struct input *input_open(const struct srcspec *src, size_t nsrc,
+    const struct inputopts *o);
+
+void input_close(struct input *in);
+
+/* The next job's arguments, in one malloc'd block that free(a->v) frees.
+ * Returns 1, or 0 at the end of the input (or when wakefd became
+ * readable).  Reads only as much as it needs. */
+int input_next(struct input *in, struct args *a);
+
+/* Whether the next input_next() can return without waiting for input. */
+bool input_ready(struct input *in);
+
+#endif /* WSPX_INPUT_H */

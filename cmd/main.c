@@ -1,0 +1,403 @@
+/*
+ * The wspx command: options, then the run (run.c).
+ *
+ *     wspx [OPTIONS] [--] [COMMAND [ARG...]] [::: ARGS... | :::: FILES...]...
+ *
+ * Options come first; the first word that is not one starts COMMAND, which
+ * runs to the first ::: or ::::.  One table describes every option and
+ * also writes --help, which a test compares with wspx(1) and the
+ * completions.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "util.h"
+#include "wspx.h"
+
+enum optid {
+	O_ARGFILE, O_NULL, O_DELIM, O_COLSEP, O_MAXARGS, O_REPLACE, O_SHELL,
+	O_JOBS, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG, O_TAGSTRING,
+	O_DRYRUN, O_VERBOSE, O_TERMTIMEOUT, O_VERSION, O_HELP
+};
+
+static const struct option {
+	char shortname;		/* 0 if none */
+	const char *longname;	/* NULL if none */
+	const char *arg;	/* the value's name, or NULL */
+	enum optid id;
+	const char *help;
+} options[] = {
+	{ 'a', "arg-file", "FILE", O_ARGFILE, "read input from FILE "
+	    "(repeatable: cross product)" },
+	{ '0', "null", NULL, O_NULL, "input records end with NUL, not "
+	    "newline" },
+	{ 'd', "delimiter", "CHAR", O_DELIM, "input records end with CHAR "
+	    "(\\n \\t \\0 allowed)" },
+	{ 0, "colsep", "REGEX", O_COLSEP, "split records into fields {1} {2} "
+	    "... at REGEX" },
+	{ 'n', "max-args", "N", O_MAXARGS, "put N input records in each job" },
+	{ 'I', NULL, "STR", O_REPLACE, "use STR instead of {} for the "
+	    "argument" },
+	{ 0, "shell", "PATH", O_SHELL, "run commands that need a shell with "
+	    "PATH (default $SHELL)" },
+	{ 'j', "jobs", "N", O_JOBS, "run N jobs at once: N, N%, +N, -N of "
+	    "the CPUs (0: one per CPU)" },
+	{ 0, "group", NULL, O_GROUP, "print each job's output whole when it "
+	    "ends (default)" },
+	{ 0, "line-buffer", NULL, O_LINEBUF, "print whole lines of output as "
+	    "they come" },
+	{ 'u', "ungroup", NULL, O_UNGROUP, "let jobs write to the output "
+	    "directly" },
+	{ 'k', "keep-order", NULL, O_KEEP, "print output in input order" },
+	{ 0, "tag", NULL, O_TAG, "put the job's arguments before each line "
+	    "of its output" },
+	{ 0, "tagstring", "STR", O_TAGSTRING, "put STR (with replacement "
+	    "strings) before each line" },
+	{ 0, "dry-run", NULL, O_DRYRUN, "print the commands, run nothing" },
+	{ 'v', "verbose", NULL, O_VERBOSE, "print each command to stderr as "
+	    "it starts" },
+	{ 0, "term-timeout", "DUR", O_TERMTIMEOUT, "after a signal, wait DUR "
+	    "before SIGKILL (default 2s)" },
+	{ 0, "version", NULL, O_VERSION, "print the version and exit" },
+	{ 'h', "help", NULL, O_HELP, "print this help and exit" },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* "-a, --arg-file FILE" for the help. */
+static void
+optname(char *b, size_t size, const struct option *o)
+{
+	snprintf(b, size, "%c%c%s%s%s%s%s", o->shortname ? '-' : ' ',
+	    o->shortname ? o->shortname : ' ', o->shortname && o->longname ?
+	    ", " : "  ", o->longname ? "--" : "", o->longname ? o->longname :
+	    "", o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+static void
+usage(FILE *f)
+{
+	char name[64];
+	size_t i;
+
+	fprintf(f, "usage: wspx [OPTIONS] [--] [COMMAND [ARG...]] "
+	    "[::: ARGS... | :::: FILES...]...\n\n"
+	    "Run COMMAND once per input, in parallel; with no COMMAND each "
+	    "input is a command.\nInput: lines of stdin, or the ::: and :::: "
+	    "sources (-a FILE too).\nReplacement strings in COMMAND: "
+	    "{} {.} {/} {//} {/.} {#} {%%} {n} {n.} {n/} {n//} {n/.}\n\n"
+	    "Options:\n");
+	for (i = 0; i < NOPTIONS; i++) {
+		optname(name, sizeof(name), &options[i]);
+		fprintf(f, "  %-22s %s\n", name, options[i].help);
+	}
+	fprintf(f, "\nExit status: 0 all succeeded, 1-100 that many failed, "
+	    "101 more, 255 error,\n128+N killed by signal N.  See wspx(1).\n");
+}
+
+/* Report a usage error about an option's value and exit. */
+static void
+badvalue(const char *opt, const char *value, const char *why)
+{
+	fprintf(stderr, "wspx: %s: '%s' %s\n(see wspx --help)\n", opt, value,
+	    why);
+	exit(EXIT_USAGE);
+}
+
+static unsigned long
+parsecount(const char *opt, const char *s)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || n == 0)
+		badvalue(opt, s, "is not a positive number");
+	return n;
+}
+
+/* -j: N, N%, +N, -N, 0; at least 1. */
+static unsigned
+parsejobs(const char *s)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), n;
+	const char *digits = *s == '+' || *s == '-' ? s + 1 : s;
+	char *end;
+
+	cpus = cpus > 0 ? cpus : 1;
+	errno = 0;
+	n = strtol(digits, &end, 10);
+	if (*digits < '0' || *digits > '9' || errno != 0 || n > 65535 ||
+	    (*end != '\0' && strcmp(end, "%") != 0) ||
+	    (*end == '%' && digits != s))
+		badvalue("-j", s, "is not a number of jobs (N, N%, +N, -N)");
+	if (*end == '%')
+		n = cpus * n / 100;
+	else if (*s == '+')
+		n = cpus + n;
+	else if (*s == '-')
+		n = cpus - n;
+	else if (n == 0)
+		n = cpus;
+	return n < 1 ? 1 : n > 65535 ? 65535 : (unsigned)n;
+}
+
+static char
+parsedelim(const char *s)
+{
+	static const char *esc = "n\nt\t0\0r\r\\\\";
+	size_t i;
+
+	if (s[0] != '\0' && s[1] == '\0')
+		return s[0];
+	for (i = 0; s[0] == '\\' && s[2] == '\0' && i < 10; i += 2)
+		if (s[1] == esc[i])
+			return esc[i + 1];
+	badvalue("-d", s, "is not one character (or \\n \\t \\0 \\r \\\\)");
+	return 0;
+}
+
+/* A duration: a decimal number of seconds, or with ms, s, m or h. */
+static double
+parseduration(const char *opt, const char *s)
+{
+	double v;
+	char *end;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || v < 0)
+		badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
+	if (strcmp(end, "ms") == 0)
+		return v / 1000;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		return v;
+	if (strcmp(end, "m") == 0)
+		return v * 60;
+	if (strcmp(end, "h") == 0)
+		return v * 3600;
+	badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
+	return 0;
+}
+
+static void
+addsource(struct config *c, enum srckind kind, const char *path)
+{
+	c->src = xrealloc(c->src, (c->nsrc + 1) * sizeof(*c->src));
+	memset(&c->src[c->nsrc], 0, sizeof(c->src[0]));
+	c->src[c->nsrc].kind = kind;
+	c->src[c->nsrc].path = path;
+	c->nsrc++;
+}
+
+static void
+setcolsep(struct config *c, const char *re)
+{
+	char err[256];
+	int rc;
+
+	if ((rc = regcomp(&c->colsep, re, REG_EXTENDED)) != 0) {
+		regerror(rc, &c->colsep, err, sizeof(err));
+		badvalue("--colsep", re, err);
+	}
+	c->hascolsep = true;
+}
+
+static void
+apply(struct config *c, const struct option *o, const char *v)
+{
+	switch (o->id) {
+	case O_ARGFILE:		addsource(c, SRC_FILE, v); break;
+	case O_NULL:		c->delim = '\0'; break;
+	case O_DELIM:		c->delim = parsedelim(v); break;
+	case O_COLSEP:		setcolsep(c, v); break;
+	case O_MAXARGS:		c->maxargs = parsecount("-n", v); break;
+	case O_REPLACE:
+		if (*v == '\0')
+			badvalue("-I", v, "is empty");
+		c->plain = v;
+		break;
+	case O_SHELL:		c->shell = v; break;
+	case O_JOBS:		c->jobs = parsejobs(v); break;
+	case O_GROUP:		c->mode = WSPX_OUT_GROUP; break;
+	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; break;
+	case O_UNGROUP:		c->mode = WSPX_OUT_UNGROUP; break;
+	case O_KEEP:		c->keep = true; break;
+	case O_TAG:		c->tag = true; break;
+	case O_TAGSTRING:	c->tagstring = v; break;
+	case O_DRYRUN:		c->dryrun = true; break;
+	case O_VERBOSE:		c->verbose = true; break;
+	case O_TERMTIMEOUT:
+		c->termtimeout = parseduration("--term-timeout", v);
+		break;
+	case O_VERSION:
+		printf("wspx %s\n", WSPX_VERSION);
+		exit(0);
+	case O_HELP:
+		usage(stdout);
+		exit(0);
+	}
+}
+
+static const struct option *
+findlong(const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (options[i].longname != NULL &&
+		    strlen(options[i].longname) == n &&
+		    strncmp(options[i].longname, name, n) == 0)
+			return &options[i];
+	return NULL;
+}
+
+/* A --long option at argv[i]; returns the index of its last word. */
+static int
+longopt(struct config *c, int argc, char **argv, int i)
+{
+	const char *name = argv[i] + 2, *eq = strchr(name, '=');
+	size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
+	const struct option *o = findlong(name, n);
+
+	if (o == NULL) {
+		fprintf(stderr, "wspx: unknown option --%.*s\n(see wspx "
+		    "--help)\n", (int)n, name);
+		exit(EXIT_USAGE);
+	}
+	if (o->arg == NULL && eq != NULL)
+		badvalue(argv[i], eq + 1, "given to an option that takes no "
+		    "value");
+	if (o->arg != NULL && eq == NULL && i + 1 >= argc)
+		badvalue(argv[i], "", "is missing: the option needs a value");
+	if (o->arg == NULL)
+		apply(c, o, NULL);
+	else
+		apply(c, o, eq != NULL ? eq + 1 : argv[++i]);
+	return i;
+}
+
+/* Short options bundled at argv[i] ("-kv", "-j4", "-j 4"). */
+static int
+shortopts(struct config *c, int argc, char **argv, int i)
+{
+	const char *p;
+	char opt[3] = "-?";
+	size_t k;
+
+	for (p = argv[i] + 1; *p != '\0'; p++) {
+		for (k = 0; k < NOPTIONS && options[k].shortname != *p; k++)
+			;
+		opt[1] = *p;
+		if (k == NOPTIONS) {
+			fprintf(stderr, "wspx: unknown option %s\n(see wspx "
+			    "--help)\n", opt);
+			exit(EXIT_USAGE);
+		}
+		if (options[k].arg == NULL) {
+			apply(c, &options[k], NULL);
+			continue;
+		}
+		if (p[1] == '\0' && i + 1 >= argc)
+			badvalue(opt, "", "is missing: the option needs a "
+			    "value");
+		apply(c, &options[k], p[1] != '\0' ? p + 1 : argv[++i]);
+		break;
+	}
+	return i;
+}
+
+static bool
+separator(const char *w)
+{
+	return strcmp(w, ":::") == 0 || strcmp(w, "::::") == 0;
+}
+
+/* The options; returns the index of the first word after them. */
+static int
+parseoptions(struct config *c, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1;
+		if (argv[i][0] != '-' || argv[i][1] == '\0')
+			return i;
+		if (argv[i][1] == '-')
+			i = longopt(c, argc, argv, i);
+		else
+			i = shortopts(c, argc, argv, i);
+	}
+	return i;
+}
+
+/* COMMAND from argv[i], then the ::: and :::: sources. */
+static void
+parsecommand(struct config *c, int argc, char **argv, int i)
+{
+	struct buf cmd = { NULL, 0, 0 };
+	struct srcspec *s = NULL;
+	bool list;
+
+	for (; i < argc && !separator(argv[i]); i++) {
+		if (cmd.len > 0)
+			bufaddc(&cmd, ' ');
+		bufadds(&cmd, argv[i]);
+	}
+	c->command = cmd.len > 0 ? buftake(&cmd) : NULL;
+	while (i < argc) {
+		list = strcmp(argv[i++], ":::") == 0;
+		if (list) {
+			addsource(c, SRC_LIST, NULL);
+			s = &c->src[c->nsrc - 1];
+			s->items = &argv[i];
+		}
+		for (; i < argc && !separator(argv[i]); i++) {
+			if (list)
+				s->n++;
+			else
+				addsource(c, SRC_FILE, argv[i]);
+		}
+	}
+}
+
+static void
+defaults(struct config *c)
+{
+	const char *e;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(c, 0, sizeof(*c));
+	c->delim = '\n';
+	c->maxargs = 1;
+	c->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	c->mode = WSPX_OUT_GROUP;
+	c->termtimeout = 2;
+	c->shell = (e = getenv("SHELL")) != NULL && *e != '\0' ? e :
+	    "/bin/sh";
+	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
+}
+
+int
+main(int argc, char **argv)
+{
+	struct config c;
+
+	defaults(&c);
+	parsecommand(&c, argc, argv, parseoptions(&c, argc, argv));
+	if (c.mode == WSPX_OUT_UNGROUP && c.keep) {
+		fprintf(stderr, "wspx: -u and -k cannot be combined: ungrouped "
+		    "output has no order\n(see wspx --help)\n");
+		exit(EXIT_USAGE);
+	}
+	if (c.nsrc == 0)
+		addsource(&c, SRC_FILE, "-");
+	return run(&c);
+}

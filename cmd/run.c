@@ -1,0 +1,437 @@
+/*
+ * A run of wspx: the main thread reads the input and submits jobs in
+ * batches as the executor's window allows; the executor (lib/job.c) runs
+ * them on the two pools and calls back here to build each command and to
+ * count each result; a signal thread turns SIGINT, SIGTERM and SIGHUP into
+ * a stop of the executor.
+ *
+ * Stopping.  The first SIGINT, SIGTERM or SIGHUP stops the reading, starts
+ * no new job and sends that signal once to every running job's process
+ * group; after --term-timeout, or at a second such signal, whatever still
+ * runs gets SIGKILL.  When every job has been reaped wspx re-raises the
+ * signal, so that its parent sees it killed by it (status 128+N).  A
+ * closed stdout (EPIPE) stops the run the same way, with SIGTERM for the
+ * jobs, and wspx then dies of SIGPIPE, as any writer to a closed pipe.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "proc.h"
+#include "template.h"
+#include "thread.h"
+#include "util.h"
+#include "wspx.h"
+
+extern char **environ;
+
+#define BATCH 64
+
+/* A job of the run: its arguments, and what prepare made for it. */
+struct cmdjob {
+	struct wspx__execjob ej;
+	struct args args;
+	char *tag;		/* the tag, or NULL */
+	char *cmdtext;		/* the command, for error messages */
+};
+
+struct run {
+	struct config *c;
+	struct template *cmd;	/* NULL: each input line is a command */
+	struct template *tag;	/* --tagstring */
+	enum shellkind kind;
+	struct wspx__output *out;
+	struct wspx__exec *x;
+	_Atomic(unsigned long) failed;
+	/* Signals: set by the signal thread, or by a request to it. */
+	_Atomic(int) stopsig;	/* the signal that stopped the run */
+	_Atomic(bool) epipe;	/* stdout's reader went away */
+	_Atomic(bool) quit;	/* the signal thread should return */
+	pthread_t sigthread;
+	int wake[2];		/* readable once reading should stop */
+};
+
+/* argv to run line with the run's shell. */
+static char **
+shellargv(struct run *r, const char *line)
+{
+	struct buf words = { NULL, 0, 0 };
+	char **argv;
+
+	bufadd(&words, r->c->shell, strlen(r->c->shell) + 1);
+	bufadd(&words, "-c", 3);
+	bufadd(&words, line, strlen(line) + 1);
+	argv = packwords(&words, 3);
+	free(words.s);
+	return argv;
+}
+
+/* The fields joined with spaces: a whole command, or a --tag. */
+static char *
+joinargs(const struct args *a)
+{
+	struct buf b = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		if (i > 0)
+			bufaddc(&b, ' ');
+		bufadds(&b, a->v[i]);
+	}
+	return buftake(&b);
+}
+
+/* The command of a job with no COMMAND: its input is the command line. */
+static void
+linecommand(struct run *r, struct cmdjob *j, struct wspx__cmd *cmd)
+{
+	char *line = joinargs(&j->args);
+
+	if (line_needs_shell(line)) {
+		cmd->argv = shellargv(r, line);
+		cmd->search = strchr(r->c->shell, '/') == NULL;
+	} else {
+		cmd->argv = line_argv(line);
+		cmd->search = true;
+	}
+	cmd->text = line;
+}
+
+static int
+prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
+    struct wspx__cmd *cmd)
+{
+	struct run *r = ctx;
+	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
+	struct buf tag = { NULL, 0, 0 };
+	char *t;
+
+	if (r->cmd == NULL) {
+		linecommand(r, j, cmd);
+	} else if (template_needs_shell(r->cmd)) {
+		cmd->text = template_line(r->cmd, &j->args, ej->seq, slot,
+		    true, r->kind);
+		cmd->argv = shellargv(r, cmd->text);
+		cmd->search = strchr(r->c->shell, '/') == NULL;
+	} else {
+		cmd->argv = template_argv(r->cmd, &j->args, ej->seq, slot);
+		cmd->text = argv_text(cmd->argv);
+		cmd->search = true;
+	}
+	if (r->c->tag || r->tag != NULL) {
+		t = r->tag != NULL ? template_line(r->tag, &j->args, ej->seq,
+		    slot, false, r->kind) : joinargs(&j->args);
+		bufadds(&tag, t);
+		bufaddc(&tag, '\t');
+		free(t);
+		j->tag = buftake(&tag);
+		ej->tag = j->tag;
+	}
+	j->cmdtext = xstrdup(cmd->text);
+	return 0;
+}
+
+static void
+started(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd)
+{
+	struct run *r = ctx;
+	struct buf b = { NULL, 0, 0 };
+
+	(void)ej;
+	if (!r->c->verbose || r->c->dryrun)
+		return;
+	bufadds(&b, cmd->text);
+	bufaddc(&b, '\n');
+	wspx__output_note(r->out, b.s, b.len);
+	free(b.s);
+}
+
+/* Ask the signal thread to act on a request flag. */
+static void
+nudge(struct run *r)
+{
+	pthread_kill(r->sigthread, SIGUSR2);
+}
+
+static void
+finished(void *ctx, struct wspx__execjob *ej)
+{
+	struct run *r = ctx;
+	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
+	const struct wspx__result *res = &ej->result;
+	char msg[512];
+	int n;
+
+	if (res->error != 0 && res->error != -ECANCELED) {
+		n = snprintf(msg, sizeof(msg), "wspx: cannot run %s: %s\n",
+		    j->cmdtext != NULL ? j->cmdtext : "job",
+		    strerror(-res->error));
+		wspx__output_note(r->out, msg, n < (int)sizeof(msg) ?
+		    (size_t)n : sizeof(msg) - 1);
+	}
+	/* relaxed: counts, read once every job has finished. */
+	if (res->error != 0 ? res->error != -ECANCELED : !r->c->dryrun &&
+	    res->status != 0)
+		atomic_fetch_add_explicit(&r->failed, 1, memory_order_relaxed);
+	/* release: before the nudge; pairs with the acquire in sigmain. */
+	if (wspx__output_error(r->out) == -EPIPE &&
+	    !atomic_exchange_explicit(&r->epipe, true, memory_order_release))
+		nudge(r);
+	free(j->args.v);
+	free(j->tag);
+	free(j->cmdtext);
+	free(j);
+}
+
+static const struct wspx__exec_ops ops = { prepare, started, finished };
+
+/* The signals the signal thread takes; every other thread blocks them. */
+static void
+handled(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGUSR2);	/* a request from this process */
+}
+
+/* Stop the run because of sig: no more reading, no more starts, sig to the
+ * running jobs' groups.  Signal thread only. */
+static void
+stoprun(struct run *r, int sig, int jobsig)
+{
+	static const char one = 1;
+
+	/* relaxed: read by the main thread after joining this one. */
+	atomic_store_explicit(&r->stopsig, sig, memory_order_relaxed);
+	wspx__exec_stop(r->x, jobsig);
+	if (write(r->wake[1], &one, 1) < 0)
+		abort();	/* a pipe of our own with room: cannot fail */
+}
+
+static struct timespec
+after(double seconds)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	return ts;
+}
+
+static double
+monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The next signal for the signal thread, or 0 when the grace period
+ * (until deadline, if not 0) is over. */
+static int
+waitsig(const sigset_t *set, double deadline)
+{
+	struct timespec left;
+	int sig;
+
+	if (deadline == 0)
+		return sigwait(set, &sig) == 0 ? sig : SIGUSR2;
+	left = after(deadline > monotonic() ? deadline - monotonic() : 0);
+	if ((sig = sigtimedwait(set, NULL, &left)) < 0)
+		return errno == EAGAIN ? 0 : SIGUSR2;
+	return sig;
+}
+
+static void *
+sigmain(void *arg)
+{
+	struct run *r = arg;
+	double deadline = 0;
+	sigset_t set;
+	bool stopped = false;
+	int sig;
+
+	handled(&set);
+	for (;;) {
+		sig = waitsig(&set, stopped ? deadline : 0);
+		/* acquire: pairs with the release store made before the
+		 * nudge (SIGUSR2) that woke us. */
+		if (atomic_load_explicit(&r->quit, memory_order_acquire))
+			return NULL;
+		if (sig == SIGUSR2 && (stopped || !atomic_load_explicit(
+		    &r->epipe, memory_order_acquire)))
+			continue;
+		if (!stopped) {
+			if (sig == SIGUSR2)	/* stdout closed */
+				stoprun(r, SIGPIPE, SIGTERM);
+			else
+				stoprun(r, sig, sig);
+			stopped = true;
+			deadline = monotonic() + r->c->termtimeout;
+		} else {
+			/* grace over, or a second signal: kill now */
+			wspx__exec_stop(r->x, SIGKILL);
+			deadline = 0;
+		}
+	}
+}
+
+/* Submit jobs as the window allows, until the input ends or a stop. */
+static void
+readloop(struct run *r, struct input *in)
+{
+	struct wspx__execjob *batch[BATCH];
+	struct cmdjob *j;
+	uint64_t seq = 0;
+	size_t want, k;
+	bool end = false;
+
+	while (!end && (want = wspx__exec_reserve(r->x, BATCH)) > 0) {
+		for (k = 0; k < want; k++) {
+			/* Never sit on a partial batch while input waits. */
+			if (k > 0 && !input_ready(in))
+				break;
+			j = xcalloc(1, sizeof(*j));
+			if (!input_next(in, &j->args)) {
+				free(j);
+				end = true;
+				break;
+			}
+			j->ej.seq = ++seq;
+			batch[k] = &j->ej;
+		}
+		if (k > 0)
+			wspx__exec_submit(r->x, batch, k);
+	}
+}
+
+static struct wspx__output *
+newoutput(const struct config *c)
+{
+	struct wspx__output_opts o;
+	struct wspx__output *out;
+
+	memset(&o, 0, sizeof(o));
+	o.mode = c->mode;
+	o.keep_order = c->keep || c->dryrun;
+	o.out_fd = STDOUT_FILENO;
+	o.err_fd = STDERR_FILENO;
+	o.tmpdir = c->tmpdir;
+	if (wspx__output_new(&out, &o) != 0)
+		fatal("out of memory");
+	return out;
+}
+
+/* Start the pools and the executor for the run. */
+static void
+startexec(struct run *r, struct wspx_pool **pool,
+    struct wspx_blocking **bp, int devnull)
+{
+	struct wspx_blocking_opts bo = { r->c->jobs, 0, 256 * 1024 };
+	struct wspx__exec_opts xo;
+	int rc;
+
+	if ((rc = wspx_pool_new(pool, NULL)) != 0 ||
+	    (rc = wspx_blocking_new(bp, &bo)) != 0)
+		fatal("cannot start the thread pools: %s", wspx_strerror(rc));
+	memset(&xo, 0, sizeof(xo));
+	xo.slots = r->c->jobs;
+	xo.window = 4 * r->c->jobs + 64;
+	xo.dry_run = r->c->dryrun;
+	xo.in_fd = devnull;
+	xo.env = environ;
+	xo.output = r->out;
+	xo.pool = *pool;
+	xo.blocking = *bp;
+	xo.ops = &ops;
+	xo.ctx = r;
+	if (wspx__exec_new(&r->x, &xo) != 0)
+		fatal("out of memory");
+}
+
+/* Die of sig, as wspx was asked to, once everything is cleaned up. */
+static void
+reraise(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static int
+exitstatus(struct run *r)
+{
+	/* relaxed: every job's callback has run (exec_wait returned). */
+	unsigned long failed = atomic_load_explicit(&r->failed,
+	    memory_order_relaxed);
+
+	return failed > EXIT_MAXFAILED ? EXIT_MANYFAILED : (int)failed;
+}
+
+int
+run(struct config *c)
+{
+	struct run r;
+	struct wspx_pool *pool;
+	struct wspx_blocking *bp;
+	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
+	    c->maxargs, -1 };
+	struct input *in;
+	sigset_t set;
+	int devnull, sig;
+
+	memset(&r, 0, sizeof(r));
+	r.c = c;
+	r.kind = shell_kind(c->shell);
+	r.cmd = c->command != NULL ? template_new(c->command, c->plain) : NULL;
+	r.tag = c->tagstring != NULL ? template_new(c->tagstring, NULL) : NULL;
+	handled(&set);
+	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &set, NULL));
+	signal(SIGPIPE, SIG_IGN);
+	if ((devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+		fatal("/dev/null:");
+	if (wspx__proc_pipe(r.wake) != 0)
+		fatal("pipe:");
+	io.wakefd = r.wake[0];
+	in = input_open(c->src, c->nsrc, &io);
+	r.out = newoutput(c);
+	startexec(&r, &pool, &bp, devnull);
+	WSPX_MUST(pthread_create(&r.sigthread, NULL, sigmain, &r));
+	readloop(&r, in);
+	wspx__exec_wait(r.x);
+	/* release: before the nudge; pairs with the acquire in sigmain. */
+	atomic_store_explicit(&r.quit, true, memory_order_release);
+	nudge(&r);
+	WSPX_MUST(pthread_join(r.sigthread, NULL));
+	wspx__exec_free(r.x);
+	wspx_blocking_free(bp);
+	wspx_pool_free(pool);
+	input_close(in);
+	wspx__output_free(r.out);
+	template_free(r.cmd);
+	template_free(r.tag);
+	close(devnull);
+	close(r.wake[0]);
+	close(r.wake[1]);
+	if ((sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed)))
+		reraise(sig);
+	return exitstatus(&r);
+}

@@ -1,0 +1,49 @@
+/*
+ * Running the jobs: the configuration the options produce, and the run
+ * itself (reader, executor callbacks, signals).
+ */
+#ifndef WSPX_RUN_H
+#define WSPX_RUN_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "input.h"
+#include "output.h"
+
+/* Exit statuses, as GNU parallel's and in EXIT STATUS of wspx(1). */
+enum exitstatus {
+	EXIT_ALLOK = 0,		/* every job succeeded */
+	EXIT_MAXFAILED = 100,	/* 1..100: that many jobs failed */
+	EXIT_MANYFAILED = 101,	/* more than 100 failed */
+	EXIT_USAGE = 255	/* usage, input or internal error */
+	/* killed by signal N: 128 + N, by re-raising N */
+};
+
+struct config {
+	struct srcspec *src;	/* input sources; none: stdin */
+	size_t nsrc;
+	char delim;		/* record separator */
+	regex_t colsep;		/* --colsep, if hascolsep */
+	bool hascolsep;
+	size_t maxargs;		/* -n */
+	const char *plain;	/* -I */
+	const char *shell;	/* --shell, $SHELL, /bin/sh */
+	const char *tmpdir;	/* $TMPDIR, /tmp */
+	unsigned jobs;		/* -j */
+	enum wspx_outmode mode;
+	bool keep;		/* -k */
+	bool tag;		/* --tag */
+	const char *tagstring;	/* --tagstring */
+	bool dryrun;
+	bool verbose;
+	double termtimeout;	/* seconds */
+	char *command;		/* COMMAND's words joined, or NULL */
+};
+
+/* Run everything; returns the exit status (or does not return, when wspx
+ * re-raises the signal that stopped it). */
+int run(struct config *c);
+
+#endif /* WSPX_RUN_H */

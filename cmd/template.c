@@ -1,0 +1,475 @@
+/*
+ * Command templates and shell quoting.
+ *
+ * COMMAND's words are joined with spaces into one command line, as GNU
+ * parallel does, and parsed into tokens: literal text, runs of blanks
+ * between words, and replacement strings:
+ *
+ *     {}  {.}  {/}  {//}  {/.}      the argument, its modified forms
+ *     {n} {n.} {n/} {n//} {n/.}     the n-th field of the argument
+ *     {#}  {%}                      the job's sequence and slot numbers
+ *
+ * A job runs directly (posix_spawnp, no shell) when the template's own
+ * text has nothing a shell would interpret; the values then go in as they
+ * are, and a replacement string with several values splits its word into
+ * several, exactly as the shell would split the quoted words.  Otherwise
+ * the line runs with `$SHELL -c`, and each value is quoted for that shell,
+ * so an input line can never inject shell syntax.
+ */
+#include "template.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum kind {
+	TEXT,		/* literal text, no blanks */
+	BLANK,		/* blanks between words */
+	REPL		/* a replacement string */
+};
+
+enum mod {
+	WHOLE,		/* {}    */
+	NOEXT,		/* {.}   */
+	BASE,		/* {/}   */
+	DIR,		/* {//}  */
+	BASENOEXT,	/* {/.}  */
+	SEQ,		/* {#}   */
+	SLOT		/* {%}   */
+};
+
+struct token {
+	enum kind kind;
+	char *text;	/* TEXT, BLANK */
+	size_t field;	/* REPL: 1-based field, or 0 for all of them */
+	enum mod mod;	/* REPL */
+};
+
+struct template {
+	struct token *tok;
+	size_t n;
+	bool shell;	/* the text needs a shell */
+};
+
+/* Characters a shell leaves alone in an unquoted word. */
+static bool
+safechar(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || strchr("_@%+:,./-", c) != NULL;
+}
+
+static bool
+blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Words that are shell syntax or builtins with no program of their own. */
+static bool
+shellword(const char *w, size_t n)
+{
+	static const char *words[] = { ".", ":", "!", "{", "}", "[[", "alias",
+	    "bg", "break", "builtin", "case", "cd", "command", "continue",
+	    "declare", "do", "done", "elif", "else", "esac", "eval", "exec",
+	    "exit", "export", "fc", "fg", "fi", "for", "function", "getopts",
+	    "hash", "if", "jobs", "let", "local", "read", "readonly",
+	    "return", "select", "set", "shift", "source", "then", "time",
+	    "trap", "type", "typeset", "ulimit", "umask", "unalias", "unset",
+	    "until", "wait", "while" };
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0)
+			return true;
+	return false;
+}
+
+/* Does literal text, word `first` of a line or not, need a shell?  '=' in
+ * the first word would be an assignment. */
+static bool
+textneedsshell(const char *s, size_t n, bool first)
+{
+	size_t i;
+
+	if (first && shellword(s, n))
+		return true;
+	for (i = 0; i < n; i++)
+		if (!safechar(s[i]) && !(s[i] == '=' && !first))
+			return true;
+	return false;
+}
+
+bool
+line_needs_shell(const char *line)
+{
+	const char *p = line, *w;
+	bool first = true;
+
+	for (;;) {
+		while (blank(*p))
+			p++;
+		if (*p == '\0')
+			return first;	/* an empty line: let the shell have it */
+		for (w = p; *p != '\0' && !blank(*p); p++)
+			;
+		if (textneedsshell(w, (size_t)(p - w), first))
+			return true;
+		first = false;
+	}
+}
+
+char **
+line_argv(const char *line)
+{
+	struct buf words = { NULL, 0, 0 };
+	const char *p = line, *w;
+	size_t n = 0;
+
+	for (;;) {
+		while (blank(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		for (w = p; *p != '\0' && !blank(*p); p++)
+			;
+		bufadd(&words, w, (size_t)(p - w));
+		bufaddc(&words, '\0');
+		n++;
+	}
+	return packwords(&words, n);
+}
+
+enum shellkind
+shell_kind(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base != NULL ? base + 1 : path;
+	if (strcmp(base, "fish") == 0)
+		return SHELL_FISH;
+	if (strcmp(base, "csh") == 0 || strcmp(base, "tcsh") == 0)
+		return SHELL_CSH;
+	return SHELL_POSIX;
+}
+
+void
+quote(struct buf *b, const char *s, enum shellkind kind)
+{
+	const char *p;
+
+	for (p = s; *p != '\0' && safechar(*p); p++)
+		;
+	if (*s != '\0' && *p == '\0') {
+		bufadds(b, s);
+		return;
+	}
+	bufaddc(b, '\'');
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\'' && kind == SHELL_FISH)
+			bufadds(b, "\\'");
+		else if (*p == '\\' && kind == SHELL_FISH)
+			bufadds(b, "\\\\");
+		else if (*p == '\'')
+			bufadds(b, "'\\''");
+		else if (*p == '!' && kind == SHELL_CSH)
+			bufadds(b, "\\!");
+		else if (*p == '\n' && kind == SHELL_CSH)
+			bufadds(b, "\\\n");
+		else
+			bufaddc(b, *p);
+	}
+	bufaddc(b, '\'');
+}
+
+char *
+argv_text(char *const *argv)
+{
+	struct buf b = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; argv[i] != NULL; i++) {
+		if (i > 0)
+			bufaddc(&b, ' ');
+		quote(&b, argv[i], SHELL_POSIX);
+	}
+	return buftake(&b);
+}
+
+/* If a replacement string starts at p, describe it in *t and return its
+ * length; else return 0.  With -I, plain replaces "{}". */
+static size_t
+matchrepl(const char *p, const char *plain, struct token *t)
+{
+	static const struct {
+		const char *s;
+		enum mod mod;
+	} mods[] = { { "}", WHOLE }, { ".}", NOEXT }, { "/}", BASE },
+	    { "//}", DIR }, { "/.}", BASENOEXT } };
+	const char *q = p + 1;
+	size_t i, field = 0;
+
+	t->kind = REPL;
+	t->field = 0;
+	if (plain != NULL && strncmp(p, plain, strlen(plain)) == 0) {
+		t->mod = WHOLE;
+		return strlen(plain);
+	}
+	if (*p != '{')
+		return 0;
+	if ((q[0] == '#' || q[0] == '%') && q[1] == '}') {
+		t->mod = q[0] == '#' ? SEQ : SLOT;
+		return 3;
+	}
+	for (; *q >= '0' && *q <= '9' && field < 100000; q++)
+		field = field * 10 + (size_t)(*q - '0');
+	if (q > p + 1 && field == 0)
+		return 0;
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		if (strncmp(q, mods[i].s, strlen(mods[i].s)) != 0)
+			continue;
+		if (plain != NULL && field == 0 && mods[i].mod == WHOLE)
+			return 0;	/* with -I, "{}" is just text */
+		t->field = field;
+		t->mod = mods[i].mod;
+		return (size_t)(q - p) + strlen(mods[i].s);
+	}
+	return 0;
+}
+
+static void
+push(struct template *t, struct token tok)
+{
+	t->tok = xrealloc(t->tok, (t->n + 1) * sizeof(*t->tok));
+	t->tok[t->n++] = tok;
+}
+
+/* Push literal text s[0..n) as TEXT and BLANK tokens. */
+static void
+pushtext(struct template *t, const char *s, size_t n)
+{
+	struct token tok = { TEXT, NULL, 0, WHOLE };
+	size_t k;
+
+	while (n > 0) {
+		for (k = 0; k < n && blank(s[k]) == blank(s[0]); k++)
+			;
+		tok.kind = blank(s[0]) ? BLANK : TEXT;
+		tok.text = xmalloc(k + 1);
+		memcpy(tok.text, s, k);
+		tok.text[k] = '\0';
+		push(t, tok);
+		s += k;
+		n -= k;
+	}
+}
+
+/* Whether the template's literal text needs a shell: checked word by
+ * word, the first word also for builtins and assignments. */
+static bool
+needsshell(const struct template *t)
+{
+	size_t i, word = 0;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->tok[i].kind == BLANK)
+			word++;
+		else if (t->tok[i].kind == TEXT &&
+		    textneedsshell(t->tok[i].text, strlen(t->tok[i].text),
+		    word == 0))
+			return true;
+	}
+	return false;
+}
+
+struct template *
+template_new(const char *text, const char *plain)
+{
+	struct template *t = xcalloc(1, sizeof(*t));
+	struct token tok = { REPL, NULL, 0, WHOLE };
+	const char *p, *lit;
+	size_t len;
+	bool repl = false;
+
+	for (p = lit = text; *p != '\0';) {
+		if ((len = matchrepl(p, plain, &tok)) == 0) {
+			p++;
+			continue;
+		}
+		pushtext(t, lit, (size_t)(p - lit));
+		push(t, tok);
+		repl = true;
+		p += len;
+		lit = p;
+	}
+	pushtext(t, lit, (size_t)(p - lit));
+	if (t->n == 0) {
+		template_free(t);
+		return NULL;
+	}
+	if (!repl) {
+		pushtext(t, " ", 1);
+		tok.kind = REPL;
+		tok.field = 0;
+		tok.mod = WHOLE;
+		push(t, tok);
+	}
+	t->shell = needsshell(t);
+	return t;
+}
+
+void
+template_free(struct template *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->n; i++)
+		if (t->tok[i].kind != REPL)
+			free(t->tok[i].text);
+	free(t->tok);
+	free(t);
+}
+
+bool
+template_needs_shell(const struct template *t)
+{
+	return t->shell;
+}
+
+/* The value v with mod applied, added to b. */
+static void
+modify(struct buf *b, const char *v, enum mod mod)
+{
+	const char *slash = strrchr(v, '/'), *base, *dot, *end;
+	size_t n = strlen(v);
+
+	if (mod == DIR) {
+		while (n > 1 && v[n - 1] == '/')
+			n--;		/* trailing slashes */
+		while (n > 0 && v[n - 1] != '/')
+			n--;		/* the last component */
+		while (n > 1 && v[n - 1] == '/')
+			n--;
+		if (n == 0)
+			bufaddc(b, '.');
+		else
+			bufadd(b, v, n);
+		return;
+	}
+	base = mod == BASE || mod == BASENOEXT ? (slash ? slash + 1 : v) : v;
+	end = v + n;
+	if (mod == NOEXT || mod == BASENOEXT) {
+		/* drop a final ".ext" with no '/' or '.' in ext */
+		dot = strrchr(base, '.');
+		if (dot != NULL && dot[1] != '\0' && (slash == NULL ||
+		    dot > slash))
+			end = dot;
+	}
+	bufadd(b, base, (size_t)(end - base));
+}
+
+/* The values of replacement tok for the job: NUL-separated in vals.
+ * Returns how many. */
+static size_t
+values(const struct token *tok, const struct args *a, uint64_t seq,
+    unsigned slot, struct buf *vals)
+{
+	char num[24];
+	size_t i;
+
+	vals->len = 0;
+	if (tok->mod == SEQ || tok->mod == SLOT) {
+		snprintf(num, sizeof(num), "%llu", tok->mod == SEQ ?
+		    (unsigned long long)seq : (unsigned long long)slot);
+		bufadd(vals, num, strlen(num) + 1);
+		return 1;
+	}
+	if (tok->field > 0) {
+		modify(vals, tok->field <= a->n ? a->v[tok->field - 1] : "",
+		    tok->mod);
+		bufaddc(vals, '\0');
+		return 1;
+	}
+	for (i = 0; i < a->n; i++) {
+		modify(vals, a->v[i], tok->mod);
+		bufaddc(vals, '\0');
+	}
+	if (a->n == 0)
+		bufaddc(vals, '\0');
+	return a->n > 0 ? a->n : 1;
+}
+
+char *
+template_line(const struct template *t, const struct args *a, uint64_t seq,
+    unsigned slot, bool doquote, enum shellkind kind)
+{
+	struct buf b = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
+	const char *v;
+	size_t i, k, n;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->tok[i].kind != REPL) {
+			bufadds(&b, t->tok[i].text);
+			continue;
+		}
+		n = values(&t->tok[i], a, seq, slot, &vals);
+		for (k = 0, v = vals.s; k < n; k++, v += strlen(v) + 1) {
+			if (k > 0)
+				bufaddc(&b, ' ');
+			if (doquote)
+				quote(&b, v, kind);
+			else
+				bufadds(&b, v);
+		}
+	}
+	free(vals.s);
+	return buftake(&b);
+}
+
+char **
+template_argv(const struct template *t, const struct args *a, uint64_t seq,
+    unsigned slot)
+{
+	struct buf words = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
+	const char *v;
+	size_t i, k, n, nwords = 0;
+	bool inword = false;
+	char **argv;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->tok[i].kind == BLANK) {
+			if (inword) {
+				bufaddc(&words, '\0');
+				nwords++;
+			}
+			inword = false;
+			continue;
+		}
+		if (t->tok[i].kind == TEXT) {
+			bufadds(&words, t->tok[i].text);
+			inword = true;
+			continue;
+		}
+		n = values(&t->tok[i], a, seq, slot, &vals);
+		for (k = 0, v = vals.s; k < n; k++, v += strlen(v) + 1) {
+			if (k > 0) {
+				bufaddc(&words, '\0');
+				nwords++;
+			}
+			bufadds(&words, v);
+			inword = true;
+		}
+	}
+	if (inword) {
+		bufaddc(&words, '\0');
+		nwords++;
+	}
+	argv = packwords(&words, nwords);
+	free(words.s);
+	free(vals.s);
+	return argv;
+}

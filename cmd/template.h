@@ -1,0 +1,69 @@
+/*
+ * The command template: COMMAND with its replacement strings, expanded for
+ * each job either into an argv run directly or into a shell command line
+ * whose inserted values are quoted for that shell.
+ */
+#ifndef WSPX_TEMPLATE_H
+#define WSPX_TEMPLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The quoting rules of the shell that runs command lines. */
+enum shellkind {
+	SHELL_POSIX,		/* sh, bash, dash, ksh, zsh, ... */
+	SHELL_FISH,
+	SHELL_CSH		/* csh, tcsh */
+};
+
+/* A job's arguments: the fields of its input. */
+struct args {
+	char **v;
+	size_t n;
+};
+
+struct template;
+
+/* Parse text, COMMAND's words joined by spaces.  plain replaces "{}" as the
+ * string for the whole argument (-I), or is NULL.  If text has no
+ * replacement string, " {}" is appended.  Returns NULL if text is empty. */
+struct template *template_new(const char *text, const char *plain);
+
+void template_free(struct template *t);
+
+/* Whether the template's own text needs a shell (quotes, pipes, ...). */
+bool template_needs_shell(const struct template *t);
+
+/* The job's command line: the template's text with each replacement
+ * string replaced by its values, quoted for kind when quote is set (for a
+ * tag, values go in as they are).  Returns a malloc'd string. */
+char *template_line(const struct template *t, const struct args *a,
+    uint64_t seq, unsigned slot, bool quote, enum shellkind kind);
+
+/* The job's argv for running it directly: the template's words, with the
+ * values put in as they are; a value list splits a word as the shell would
+ * split its quoted words.  Returns a malloc'd NULL-terminated array that
+ * one free() releases. */
+char **template_argv(const struct template *t, const struct args *a,
+    uint64_t seq, unsigned slot);
+
+/* Whether a whole command line needs a shell to run. */
+bool line_needs_shell(const char *line);
+
+/* Split a command line that needs no shell into its words; the result is
+ * freed with one free(). */
+char **line_argv(const char *line);
+
+/* The shell kind of the shell at path. */
+enum shellkind shell_kind(const char *path);
+
+/* argv as one line, each word quoted for a POSIX shell if it needs it, for
+ * -v and --dry-run. */
+char *argv_text(char *const *argv);
+
+/* Add s to b quoted for kind. */
+struct buf;
+void quote(struct buf *b, const char *s, enum shellkind kind);
+
+#endif /* WSPX_TEMPLATE_H */

@@ -1,0 +1,569 @@
+/*
+ * The executor (see job.h).  A job's path:
+ *
+ *   submitting thread: wspx__exec_submit() appends a batch to the
+ *     executor's queue and, unless the dispatcher is already scheduled,
+ *     injects it (one CAS);
+ *   work-stealing worker, dispatch(): the dispatcher hands every queued
+ *     job, in input order, to the blocking pool, whose queue is FIFO, so
+ *     jobs start in input order (-j1 runs them one after another);
+ *   blocking thread, runjob(): takes a free slot, gets the command from
+ *     the caller, spawns it in its own process group, pumps its stdout and
+ *     stderr into the output module, waits for it and reaps it;
+ *   work-stealing worker, complete(): the caller's `finished`, then the job
+ *     leaves the window and the submitting thread may add one more.
+ *
+ * The blocking pool's queue holds the jobs that wait for a thread, so a
+ * thread that finishes one job starts the next at once, without a
+ * round-trip through the work-stealing pool.
+ *
+ * Stopping.  wspx__exec_stop() records the signal; a job not yet started is
+ * skipped.  Each slot has a mutex guarding the pid of the job it runs and
+ * whether that job's group was signalled; the stopper signals under it and
+ * so does the runner, right after registering a new pid, if a stop came
+ * first.  Whichever takes the mutex second sees the other's write, so every
+ * running job's group gets the stop signal exactly once.  The runner clears
+ * the pid under the same mutex after the child has ended but before reaping
+ * it: until reaped, the pid and the group id cannot be reused, so a signal
+ * never reaches an unrelated process.
+ */
+#include "job.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "thread.h"
+
+/* How often a job whose pipes stay open (a background grandchild holds
+ * them) is checked for having ended, in milliseconds. */
+#define EXIT_POLL_MS	200
+#define NVARS		4	/* WSPX_SEQ, WSPX_SLOT, PARALLEL_SEQ, ..JOBSLOT */
+
+struct slot {
+	pthread_mutex_t lock;	/* guards pid and signalled */
+	pid_t pid;		/* running job's process, 0 if none */
+	bool signalled;		/* its group got the stop signal */
+	char **envp;		/* the base environment, then vars */
+	char vars[NVARS][48];
+};
+
+struct wspx__exec {
+	struct wspx__exec_opts o;
+	pthread_mutex_t lock;
+	pthread_cond_t room;	/* the window has room, or stopping */
+	pthread_cond_t idle;	/* nothing in flight */
+	pthread_cond_t slotfree;
+	size_t inflight;	/* lock */
+	struct wspx__execjob *head, *tail; /* submitted, not dispatched; lock */
+	bool dispatching;	/* the dispatcher is queued or running; lock */
+	struct wspx_job dispatcher;
+	unsigned *free;		/* free slot numbers, a stack; lock */
+	unsigned nfree;		/* lock */
+	struct slot *slots;	/* slots[i] is slot i + 1 */
+	_Atomic(int) stopsig;	/* 0, or the signal of the first stop */
+	_Atomic(bool) killing;	/* SIGKILL whatever runs */
+};
+
+static void dispatch(struct wspx_worker *w, struct wspx_job *wj);
+
+static int64_t
+nowns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static bool
+stopping(struct wspx__exec *x)
+{
+	/* relaxed: a hint; the slot mutex decides who signals (above). */
+	return atomic_load_explicit(&x->stopsig, memory_order_relaxed) != 0 ||
+	    atomic_load_explicit(&x->killing, memory_order_relaxed);
+}
+
+/* The environment of slot s: env without our variables, then them. */
+static int
+initenv(struct slot *s, char *const *env)
+{
+	static const char *ours[] = { "WSPX_SEQ=", "WSPX_SLOT=",
+	    "PARALLEL_SEQ=", "PARALLEL_JOBSLOT=" };
+	size_t n = 0, k = 0, i, v;
+
+	while (env[n] != NULL)
+		n++;
+	if ((s->envp = calloc(n + NVARS + 1, sizeof(char *))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		for (v = 0; v < NVARS; v++)
+			if (strncmp(env[i], ours[v], strlen(ours[v])) == 0)
+				break;
+		if (v == NVARS)
+			s->envp[k++] = env[i];
+	}
+	for (v = 0; v < NVARS; v++)
+		s->envp[k++] = s->vars[v];
+	return 0;
+}
+
+static void
+freeslots(struct wspx__exec *x, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		WSPX_MUST(pthread_mutex_destroy(&x->slots[i].lock));
+		free(x->slots[i].envp);
+	}
+	free(x->slots);
+	free(x->free);
+}
+
+static int
+initslots(struct wspx__exec *x)
+{
+	unsigned i;
+
+	x->slots = calloc(x->o.slots, sizeof(*x->slots));
+	x->free = calloc(x->o.slots, sizeof(*x->free));
+	if (x->slots == NULL || x->free == NULL) {
+		freeslots(x, 0);
+		return -ENOMEM;
+	}
+	for (i = 0; i < x->o.slots; i++) {
+		WSPX_MUST(pthread_mutex_init(&x->slots[i].lock, NULL));
+		if (initenv(&x->slots[i], x->o.env) != 0) {
+			freeslots(x, i + 1);
+			return -ENOMEM;
+		}
+		x->free[i] = x->o.slots - i;	/* slot 1 on top */
+	}
+	x->nfree = x->o.slots;
+	return 0;
+}
+
+int
+wspx__exec_new(struct wspx__exec **out, const struct wspx__exec_opts *o)
+{
+	struct wspx__exec *x;
+
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		return -ENOMEM;
+	x->o = *o;
+	if (initslots(x) != 0) {
+		free(x);
+		return -ENOMEM;
+	}
+	WSPX_MUST(pthread_mutex_init(&x->lock, NULL));
+	WSPX_MUST(pthread_cond_init(&x->room, NULL));
+	WSPX_MUST(pthread_cond_init(&x->idle, NULL));
+	WSPX_MUST(pthread_cond_init(&x->slotfree, NULL));
+	x->dispatcher.run = dispatch;
+	atomic_init(&x->stopsig, 0);
+	atomic_init(&x->killing, false);
+	*out = x;
+	return 0;
+}
+
+void
+wspx__exec_free(struct wspx__exec *x)
+{
+	if (x == NULL)
+		return;
+	WSPX_MUST(pthread_cond_destroy(&x->slotfree));
+	WSPX_MUST(pthread_cond_destroy(&x->idle));
+	WSPX_MUST(pthread_cond_destroy(&x->room));
+	WSPX_MUST(pthread_mutex_destroy(&x->lock));
+	freeslots(x, x->o.slots);
+	free(x);
+}
+
+size_t
+wspx__exec_reserve(struct wspx__exec *x, size_t want)
+{
+	size_t n;
+
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	while (x->inflight >= x->o.window && !stopping(x))
+		WSPX_MUST(pthread_cond_wait(&x->room, &x->lock));
+	n = stopping(x) ? 0 : x->o.window - x->inflight;
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	return n < want ? n : want;
+}
+
+size_t
+wspx__exec_inflight(struct wspx__exec *x)
+{
+	size_t n;
+
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	n = x->inflight;
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	return n;
+}
+
+void
+wspx__exec_wait(struct wspx__exec *x)
+{
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	while (x->inflight > 0)
+		WSPX_MUST(pthread_cond_wait(&x->idle, &x->lock));
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+}
+
+/* A job that never got to print still takes its turn in the output, or
+ * keep-order would wait for it forever. */
+static void
+skipoutput(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	struct wspx__outjob *oj;
+
+	if (wspx__output_open(x->o.output, job->seq, NULL, &oj) == 0)
+		wspx__output_close(x->o.output, oj);
+}
+
+/* The job is over: tell the caller, then free its place in the window. */
+static void
+complete(struct wspx_worker *w, struct wspx_job *wj)
+{
+	struct wspx__execjob *job;
+	struct wspx__exec *x;
+
+	(void)w;
+	job = wspx_container_of(wj, struct wspx__execjob, wsjob);
+	x = job->x;
+	if (!job->opened)
+		skipoutput(x, job);
+	x->o.ops->finished(x->o.ctx, job);
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	if (x->inflight-- == x->o.window)
+		WSPX_MUST(pthread_cond_signal(&x->room));
+	if (x->inflight == 0)
+		WSPX_MUST(pthread_cond_broadcast(&x->idle));
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+}
+
+/* From a blocking thread: send the completion to the work-stealing pool. */
+static void
+sendcompletion(struct wspx__execjob *job)
+{
+	job->wsjob.run = complete;
+	/* The pools outlive the executor's jobs: injection cannot fail. */
+	if (wspx_pool_inject(job->x->o.pool, &job->wsjob) != 0)
+		abort();
+}
+
+static void runtask(struct wspx_task *task, int status);
+
+/* Hand one job to the blocking pool, or finish it at once if the run is
+ * stopping or no thread can take it. */
+static void
+handover(struct wspx_worker *w, struct wspx__execjob *job)
+{
+	int rc;
+
+	if (stopping(job->x))
+		rc = -ECANCELED;
+	else
+		rc = wspx_blocking_submit(job->x->o.blocking, &job->task);
+	if (rc != 0) {
+		job->result.error = rc;
+		complete(w, &job->wsjob);
+	}
+}
+
+/* The dispatcher: hand the queued jobs over, oldest first, until the queue
+ * stays empty. */
+static void
+dispatch(struct wspx_worker *w, struct wspx_job *wj)
+{
+	struct wspx__exec *x = wspx_container_of(wj, struct wspx__exec,
+	    dispatcher);
+	struct wspx__execjob *job, *next;
+
+	for (;;) {
+		WSPX_MUST(pthread_mutex_lock(&x->lock));
+		job = x->head;
+		x->head = x->tail = NULL;
+		if (job == NULL)
+			x->dispatching = false;
+		WSPX_MUST(pthread_mutex_unlock(&x->lock));
+		if (job == NULL)
+			return;
+		for (; job != NULL; job = next) {
+			next = job->next;
+			handover(w, job);
+		}
+	}
+}
+
+void
+wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
+    size_t n)
+{
+	bool schedule;
+	size_t i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		jobs[i]->x = x;
+		jobs[i]->opened = false;
+		jobs[i]->next = i + 1 < n ? jobs[i + 1] : NULL;
+		memset(&jobs[i]->result, 0, sizeof(jobs[i]->result));
+		jobs[i]->task.run = runtask;
+		jobs[i]->task.mandatory = false;
+	}
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	x->inflight += n;
+	if (x->tail != NULL)
+		x->tail->next = jobs[0];
+	else
+		x->head = jobs[0];
+	x->tail = jobs[n - 1];
+	schedule = !x->dispatching;
+	x->dispatching = true;
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	/* The pool outlives the executor: injection cannot fail. */
+	if (schedule && wspx_pool_inject(x->o.pool, &x->dispatcher) != 0)
+		abort();
+}
+
+static unsigned
+takeslot(struct wspx__exec *x)
+{
+	unsigned s;
+
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	while (x->nfree == 0)
+		WSPX_MUST(pthread_cond_wait(&x->slotfree, &x->lock));
+	s = x->free[--x->nfree];
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	return s;
+}
+
+static void
+giveslot(struct wspx__exec *x, unsigned s)
+{
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	x->free[x->nfree++] = s;
+	WSPX_MUST(pthread_cond_signal(&x->slotfree));
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+}
+
+/* Signal slot s's job if a stop asks for it; slot lock held. */
+static void
+stopslot(struct wspx__exec *x, struct slot *s)
+{
+	/* relaxed: ordered by the slot lock (see the top of the file). */
+	int sig = atomic_load_explicit(&x->stopsig, memory_order_relaxed);
+
+	if (s->pid == 0)
+		return;
+	if (atomic_load_explicit(&x->killing, memory_order_relaxed))
+		wspx__proc_signal_group(s->pid, SIGKILL);
+	else if (sig != 0 && !s->signalled) {
+		wspx__proc_signal_group(s->pid, sig);
+		s->signalled = true;
+	}
+}
+
+void
+wspx__exec_stop(struct wspx__exec *x, int sig)
+{
+	unsigned i;
+	int none = 0;
+
+	/* relaxed: ordered by the slot locks taken below. */
+	if (sig == SIGKILL)
+		atomic_store_explicit(&x->killing, true, memory_order_relaxed);
+	else
+		atomic_compare_exchange_strong_explicit(&x->stopsig, &none,
+		    sig, memory_order_relaxed, memory_order_relaxed);
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	WSPX_MUST(pthread_cond_broadcast(&x->room));
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	for (i = 0; i < x->o.slots; i++) {
+		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
+		stopslot(x, &x->slots[i]);
+		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
+	}
+}
+
+/* The child of slot s has ended (not yet reaped): forget it, and when
+ * stopping, kill what is left of its group. */
+static void
+unregister(struct wspx__exec *x, struct slot *s)
+{
+	WSPX_MUST(pthread_mutex_lock(&s->lock));
+	if (stopping(x))
+		wspx__proc_signal_group(s->pid, SIGKILL);
+	s->pid = 0;
+	s->signalled = false;
+	WSPX_MUST(pthread_mutex_unlock(&s->lock));
+}
+
+/* Read the child's stdout and stderr into the output until both are at
+ * end of file, or the child has ended and a grandchild keeps them open. */
+static void
+pump(struct wspx__exec *x, struct wspx__outjob *oj, struct pollfd pf[2],
+    pid_t pid)
+{
+	char buf[32768];
+	ssize_t n;
+	int open = (pf[0].fd >= 0) + (pf[1].fd >= 0), i, r;
+
+	while (open > 0) {
+		r = poll(pf, 2, EXIT_POLL_MS);
+		if (r == 0 && wspx__proc_exited(pid, false) == 1)
+			break;
+		for (i = 0; r > 0 && i < 2; i++) {
+			if (pf[i].fd < 0 || pf[i].revents == 0)
+				continue;
+			n = read(pf[i].fd, buf, sizeof(buf));
+			if (n > 0) {
+				wspx__output_write(x->o.output, oj, i + 1, buf,
+				    (size_t)n);
+			} else if (n == 0 || errno != EINTR) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+				open--;
+			}
+		}
+	}
+	for (i = 0; i < 2; i++)
+		if (pf[i].fd >= 0)
+			close(pf[i].fd);
+}
+
+static void
+setvars(struct slot *s, uint64_t seq, unsigned slot)
+{
+	snprintf(s->vars[0], sizeof(s->vars[0]), "WSPX_SEQ=%llu",
+	    (unsigned long long)seq);
+	snprintf(s->vars[1], sizeof(s->vars[1]), "WSPX_SLOT=%u", slot);
+	snprintf(s->vars[2], sizeof(s->vars[2]), "PARALLEL_SEQ=%llu",
+	    (unsigned long long)seq);
+	snprintf(s->vars[3], sizeof(s->vars[3]), "PARALLEL_JOBSLOT=%u", slot);
+}
+
+/* Spawn cmd in slot s, its output into pipes pf (or, ungrouped, straight
+ * to wspx's fds), and register its pid for stops.  Returns 0 or -errno. */
+static int
+spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
+    struct pollfd pf[2], pid_t *pid)
+{
+	struct wspx__output *o = x->o.output;
+	struct wspx__proc_spec spec;
+	int p[2][2] = { { -1, -1 }, { -1, -1 } }, rc = 0, i;
+	bool capture = wspx__output_captures(o);
+
+	for (i = 0; capture && i < 2 && rc == 0; i++)
+		rc = wspx__proc_pipe(p[i]);
+	spec.file = cmd->argv[0];
+	spec.argv = cmd->argv;
+	spec.envp = s->envp;
+	spec.search = cmd->search;
+	spec.in_fd = x->o.in_fd;
+	spec.out_fd = capture ? p[0][1] : wspx__output_fd(o, 1);
+	spec.err_fd = capture ? p[1][1] : wspx__output_fd(o, 2);
+	if (rc == 0)
+		rc = wspx__proc_spawn(&spec, pid);
+	for (i = 0; i < 2; i++) {
+		if (p[i][1] >= 0)
+			close(p[i][1]);
+		if (rc != 0 && p[i][0] >= 0)
+			close(p[i][0]);
+		pf[i].fd = rc == 0 ? p[i][0] : -1;
+		pf[i].events = POLLIN;
+	}
+	if (rc == 0) {
+		WSPX_MUST(pthread_mutex_lock(&s->lock));
+		s->pid = *pid;
+		stopslot(x, s);
+		WSPX_MUST(pthread_mutex_unlock(&s->lock));
+	}
+	return rc;
+}
+
+/* Run cmd: dry run, or spawn, pump and reap.  Returns 0, or the -errno
+ * that kept it from starting. */
+static int
+startandwait(struct wspx__exec *x, struct wspx__execjob *job,
+    const struct wspx__cmd *cmd, struct wspx__outjob *oj)
+{
+	struct wspx__result *r = &job->result;
+	struct slot *s = &x->slots[r->slot - 1];
+	struct pollfd pf[2];
+	int rc = 0;
+
+	setvars(s, job->seq, r->slot);
+	if (x->o.dry_run) {
+		r->started = true;
+		x->o.ops->started(x->o.ctx, job, cmd);
+		wspx__output_write(x->o.output, oj, 1, cmd->text,
+		    strlen(cmd->text));
+		wspx__output_write(x->o.output, oj, 1, "\n", 1);
+	} else if ((rc = spawnjob(x, s, cmd, pf, &r->pid)) == 0) {
+		r->started = true;
+		x->o.ops->started(x->o.ctx, job, cmd);
+		pump(x, oj, pf, r->pid);
+		wspx__proc_exited(r->pid, true);
+		unregister(x, s);
+		wspx__proc_reap(r->pid, &r->status);
+	}
+	return rc;
+}
+
+/* On a blocking thread: take a slot, build the command, run it. */
+static void
+runjob(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	struct wspx__result *r = &job->result;
+	struct wspx__cmd cmd = { NULL, false, NULL };
+	struct wspx__outjob *oj;
+	int64_t t0;
+
+	r->slot = takeslot(x);
+	if (stopping(x))
+		r->error = -ECANCELED;
+	else
+		r->error = x->o.ops->prepare(x->o.ctx, job, r->slot, &cmd);
+	if (r->error == 0 && (r->error = wspx__output_open(x->o.output,
+	    job->seq, job->tag, &oj)) == 0) {
+		job->opened = true;
+		r->start_ns = nowns(CLOCK_REALTIME);
+		t0 = nowns(CLOCK_MONOTONIC);
+		r->error = startandwait(x, job, &cmd, oj);
+		r->runtime_ns = nowns(CLOCK_MONOTONIC) - t0;
+		r->end_ns = nowns(CLOCK_REALTIME);
+		r->bytes = wspx__output_bytes(oj);
+		wspx__output_close(x->o.output, oj);
+	}
+	free(cmd.argv);
+	free(cmd.text);
+	giveslot(x, r->slot);
+}
+
+static void
+runtask(struct wspx_task *task, int status)
+{
+	struct wspx__execjob *job;
+
+	job = wspx_container_of(task, struct wspx__execjob, task);
+	if (status != 0)
+		job->result.error = status;
+	else
+		runjob(job->x, job);
+	sendcompletion(job);
+}

@@ -1,0 +1,114 @@
+/*
+ * The executor: the life of a job that runs a command, from submission to
+ * its result.  Jobs enter the work-stealing pool in batches; each is handed
+ * to the blocking pool, whose thread takes a slot, asks the caller for the
+ * command, spawns it in its own process group, passes its output to the
+ * output module and reaps it; the completion returns to the work-stealing
+ * pool, where the caller's `finished` callback runs.  A window bounds the
+ * jobs between submission and completion, so memory does not grow with the
+ * input.
+ */
+#ifndef WSPX_JOB_H
+#define WSPX_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "output.h"
+#include "wspx.h"
+
+struct wspx__exec;
+
+/* A job's command, built by the prepare callback when the job starts. */
+struct wspx__cmd {
+	char **argv;		/* NULL-terminated; freed with free(argv) */
+	bool search;		/* look argv[0] up in PATH */
+	char *text;		/* the command as -v and --dry-run show it;
+				 * freed with free() */
+};
+
+/* How a job ended. */
+struct wspx__result {
+	bool started;		/* a process ran (or, dry run, was shown) */
+	int error;		/* why it could not start: -errno, or 0 */
+	int status;		/* wait status, when started */
+	unsigned slot;		/* 1..slots, 0 if it never got one */
+	pid_t pid;		/* 0 if none */
+	int64_t start_ns;	/* wall clock at start (CLOCK_REALTIME) */
+	int64_t end_ns;		/* wall clock at end */
+	int64_t runtime_ns;	/* monotonic time from start to end */
+	uint64_t bytes;		/* output, stdout and stderr */
+};
+
+/* A job, embedded by the caller, who sets seq and tag; the rest is the
+ * executor's until `finished` is called. */
+struct wspx__execjob {
+	struct wspx_job wsjob;		/* dispatch, then completion */
+	struct wspx_task task;		/* the run, on a blocking thread */
+	struct wspx__exec *x;
+	uint64_t seq;			/* 1, 2, ...: input order */
+	const char *tag;		/* put before each output line, or NULL */
+	struct wspx__result result;
+	bool opened;			/* its output was opened */
+	struct wspx__execjob *next;	/* in the executor's queue */
+};
+
+struct wspx__exec_ops {
+	/* Build job's command, for slot (1..slots).  Called on a blocking
+	 * thread just before the job starts.  Returns 0 or -errno (the job
+	 * then fails with that error). */
+	int (*prepare)(void *ctx, struct wspx__execjob *job, unsigned slot,
+	    struct wspx__cmd *cmd);
+	/* job has started (pid is 0 for a dry run).  Blocking thread. */
+	void (*started)(void *ctx, struct wspx__execjob *job,
+	    const struct wspx__cmd *cmd);
+	/* job is over: ran, failed to start, or was skipped by a stop (then
+	 * result.started is false and result.error is -ECANCELED).  Called
+	 * once, on a work-stealing worker; job is the caller's again. */
+	void (*finished)(void *ctx, struct wspx__execjob *job);
+};
+
+struct wspx__exec_opts {
+	unsigned slots;			/* jobs running at once */
+	unsigned window;		/* jobs submitted and not finished */
+	bool dry_run;			/* show commands instead of running */
+	int in_fd;			/* the jobs' stdin */
+	char *const *env;		/* the jobs' environment, borrowed */
+	struct wspx__output *output;	/* where output goes, borrowed */
+	struct wspx_pool *pool;		/* borrowed */
+	struct wspx_blocking *blocking;	/* borrowed; cap at least slots */
+	const struct wspx__exec_ops *ops;
+	void *ctx;			/* passed to ops */
+};
+
+/* Create an executor.  Returns 0 and sets *x, or -ENOMEM. */
+int wspx__exec_new(struct wspx__exec **x, const struct wspx__exec_opts *o);
+
+/* Free x; every submitted job must have finished. */
+void wspx__exec_free(struct wspx__exec *x);
+
+/* Wait until the window has room, then return how many jobs (1..want) may
+ * be submitted now; 0 once x is stopping.  The submitting thread only. */
+size_t wspx__exec_reserve(struct wspx__exec *x, size_t want);
+
+/* Submit n jobs reserved with wspx__exec_reserve(), jobs[0] first in line.
+ * They start in the order they were submitted.  The submitting thread
+ * only. */
+void wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
+    size_t n);
+
+/* Wait until every submitted job has finished. */
+void wspx__exec_wait(struct wspx__exec *x);
+
+/* Start no more jobs, and send sig to the process group of every running
+ * job, exactly once per job (a job starting meanwhile gets it when it
+ * starts).  With sig SIGKILL, kill every running group now, again if need
+ * be.  Any thread, any number of times. */
+void wspx__exec_stop(struct wspx__exec *x, int sig);
+
+/* Jobs submitted and not yet finished; any thread. */
+size_t wspx__exec_inflight(struct wspx__exec *x);
+
+#endif /* WSPX_JOB_H */

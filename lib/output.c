@@ -1,0 +1,449 @@
+/*
+ * Printing jobs' output.  One mutex, `lock`, serializes everything that
+ * reaches wspx's stdout and stderr, so two jobs' bytes never interleave
+ * within what one call prints.
+ *
+ *   group, not keep-order: a job's output is collected without the lock
+ *     (only its reader thread touches it) and printed whole when the job
+ *     is closed: stdout, then stderr.
+ *   lines: complete lines are printed as they come; the partial last line
+ *     waits for its end, or is printed as it is once it outgrows the
+ *     spill threshold, so memory stays bounded.
+ *   keep-order (with group or lines): only the head, the job with the
+ *     lowest number not yet printed, prints, and it prints as it goes; the
+ *     others collect.  When the head is closed the next jobs that are
+ *     closed print in turn, and the first one still running prints what it
+ *     has collected and becomes the live head.
+ *
+ * Collected output stays in memory up to opts.spill bytes per stream; the
+ * rest goes to an unlinked temporary file, read back when printed.  A tag
+ * is inserted before every line.  The first write error (EPIPE when the
+ * reader of stdout is gone) stops all printing; collecting goes on, so the
+ * reader threads never block, and the error is reported to every caller.
+ */
+#include "output.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "thread.h"
+
+#define DEFAULT_SPILL	(128 * 1024)
+#define STAGE		(64 * 1024)
+
+/* Collected bytes: mem first, then the spill file. */
+struct obuf {
+	char *mem;
+	size_t len, cap;
+	int fd;			/* spill file, or -1 */
+	uint64_t filed;		/* bytes in the spill file */
+};
+
+struct wspx__outjob {
+	uint64_t seq;
+	char *tag;		/* NULL: no tag */
+	size_t taglen;
+	struct obuf buf[2];	/* stdout, stderr collected */
+	bool linestart[2];	/* the next byte printed starts a line */
+	bool closed;		/* keep-order: ended, waiting for its turn */
+	uint64_t bytes;		/* written by the job so far */
+};
+
+struct wspx__output {
+	struct wspx__output_opts opts;
+	pthread_mutex_t lock;
+	_Atomic(int) err;		/* first write error; 0 if none */
+	/* keep-order, under lock: the head's number, and the jobs with
+	 * numbers next .. next+cap-1 at index seq % cap (cap a power of 2) */
+	uint64_t next;
+	struct wspx__outjob **ring;
+	size_t cap;
+	/* under lock: bytes staged for one fd, and a buffer for spill files */
+	char stage[STAGE];
+	size_t nstage;
+	int stagefd;
+	char copy[STAGE];
+};
+
+static int
+writeall(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Record the first error; later output is dropped.  lock held. */
+static void
+fail(struct wspx__output *o, int rc)
+{
+	/* relaxed: the lock orders writers; readers only report it. */
+	if (rc != 0 && atomic_load_explicit(&o->err, memory_order_relaxed) == 0)
+		atomic_store_explicit(&o->err, rc, memory_order_relaxed);
+}
+
+static bool
+failed(struct wspx__output *o)
+{
+	/* relaxed: see fail(). */
+	return atomic_load_explicit(&o->err, memory_order_relaxed) != 0;
+}
+
+/* Write out the staged bytes.  lock held. */
+static void
+flush(struct wspx__output *o)
+{
+	if (o->nstage > 0 && !failed(o))
+		fail(o, writeall(o->stagefd, o->stage, o->nstage));
+	o->nstage = 0;
+}
+
+/* Print n bytes to fd, staged to save system calls.  lock held. */
+static void
+put(struct wspx__output *o, int fd, const char *p, size_t n)
+{
+	if (failed(o))
+		return;
+	if (fd != o->stagefd || o->nstage + n > STAGE)
+		flush(o);
+	o->stagefd = fd;
+	if (n >= STAGE) {
+		fail(o, writeall(fd, p, n));
+		return;
+	}
+	memcpy(o->stage + o->nstage, p, n);
+	o->nstage += n;
+}
+
+/* Print bytes of j's stream, with its tag before each line.  lock held. */
+static void
+emit(struct wspx__output *o, struct wspx__outjob *j, int stream,
+    const char *p, size_t n)
+{
+	int fd = stream == 1 ? o->opts.out_fd : o->opts.err_fd;
+	const char *nl;
+	size_t k;
+
+	if (j->tag == NULL) {
+		put(o, fd, p, n);
+		return;
+	}
+	while (n > 0) {
+		if (j->linestart[stream - 1])
+			put(o, fd, j->tag, j->taglen);
+		nl = memchr(p, '\n', n);
+		k = nl != NULL ? (size_t)(nl - p) + 1 : n;
+		put(o, fd, p, k);
+		j->linestart[stream - 1] = nl != NULL;
+		p += k;
+		n -= k;
+	}
+}
+
+/* Add n bytes to b: in memory up to the spill threshold, then in a spill
+ * file (in memory after all if no file can be made). */
+static int
+collect(struct wspx__output *o, struct obuf *b, const char *p, size_t n)
+{
+	size_t cap;
+	char *m;
+
+	if (b->fd < 0 && b->len + n > o->opts.spill)
+		b->fd = wspx__proc_tmpfile(o->opts.tmpdir);
+	if (b->fd >= 0) {
+		b->filed += n;
+		return writeall(b->fd, p, n);
+	}
+	if (b->len + n > b->cap) {
+		for (cap = b->cap ? b->cap : 4096; cap < b->len + n; cap *= 2)
+			;
+		if ((m = realloc(b->mem, cap)) == NULL)
+			return -ENOMEM;
+		b->mem = m;
+		b->cap = cap;
+	}
+	memcpy(b->mem + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+/* Print and empty what j collected on stream.  lock held. */
+static void
+emitbuf(struct wspx__output *o, struct wspx__outjob *j, int stream)
+{
+	struct obuf *b = &j->buf[stream - 1];
+	uint64_t off;
+	ssize_t r;
+
+	emit(o, j, stream, b->mem, b->len);
+	for (off = 0; b->fd >= 0 && off < b->filed; off += (uint64_t)r) {
+		r = pread(b->fd, o->copy, sizeof(o->copy), (off_t)off);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR) {
+				r = 0;
+				continue;
+			}
+			fail(o, r < 0 ? -errno : -EIO);
+			break;
+		}
+		emit(o, j, stream, o->copy, (size_t)r);
+	}
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+	b->len = 0;
+	b->filed = 0;
+}
+
+int
+wspx__output_new(struct wspx__output **out,
+    const struct wspx__output_opts *opts)
+{
+	struct wspx__output *o;
+
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return -ENOMEM;
+	o->opts = *opts;
+	if (o->opts.spill == 0)
+		o->opts.spill = DEFAULT_SPILL;
+	if (o->opts.tmpdir == NULL)
+		o->opts.tmpdir = "/tmp";
+	o->next = 1;
+	o->stagefd = -1;
+	atomic_init(&o->err, 0);
+	WSPX_MUST(pthread_mutex_init(&o->lock, NULL));
+	*out = o;
+	return 0;
+}
+
+void
+wspx__output_free(struct wspx__output *o)
+{
+	if (o == NULL)
+		return;
+	WSPX_MUST(pthread_mutex_destroy(&o->lock));
+	free(o->ring);
+	free(o);
+}
+
+static void
+freejob(struct wspx__outjob *j)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		if (j->buf[s].fd >= 0)
+			close(j->buf[s].fd);
+		free(j->buf[s].mem);
+	}
+	free(j->tag);
+	free(j);
+}
+
+/* Make room in the keep-order ring for seq.  lock held. */
+static int
+ringfit(struct wspx__output *o, uint64_t seq)
+{
+	struct wspx__outjob **r, *j;
+	size_t cap, i;
+
+	if (o->cap > 0 && seq - o->next < o->cap)
+		return 0;
+	for (cap = o->cap ? o->cap * 2 : 64; seq - o->next >= cap; cap *= 2)
+		;
+	if ((r = calloc(cap, sizeof(*r))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < o->cap; i++)
+		if ((j = o->ring[i]) != NULL)
+			r[j->seq & (cap - 1)] = j;
+	free(o->ring);
+	o->ring = r;
+	o->cap = cap;
+	return 0;
+}
+
+static struct wspx__outjob *
+newjob(uint64_t seq, const char *tag)
+{
+	struct wspx__outjob *j;
+
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		return NULL;
+	j->seq = seq;
+	j->buf[0].fd = j->buf[1].fd = -1;
+	j->linestart[0] = j->linestart[1] = true;
+	if (tag != NULL) {
+		j->taglen = strlen(tag);
+		if ((j->tag = strdup(tag)) == NULL) {
+			free(j);
+			return NULL;
+		}
+	}
+	return j;
+}
+
+int
+wspx__output_open(struct wspx__output *o, uint64_t seq, const char *tag,
+    struct wspx__outjob **out)
+{
+	struct wspx__outjob *j;
+	int rc = 0;
+
+	if ((j = newjob(seq, tag)) == NULL)
+		return -ENOMEM;
+	if (o->opts.keep_order) {
+		WSPX_MUST(pthread_mutex_lock(&o->lock));
+		if ((rc = ringfit(o, seq)) == 0)
+			o->ring[seq & (o->cap - 1)] = j;
+		WSPX_MUST(pthread_mutex_unlock(&o->lock));
+	}
+	if (rc != 0) {
+		freejob(j);
+		return rc;
+	}
+	*out = j;
+	return 0;
+}
+
+/* Lines mode: print the complete lines of p, keeping a partial last line
+ * (printed anyway once it outgrows the spill threshold).  lock held. */
+static int
+emitlines(struct wspx__output *o, struct wspx__outjob *j, int stream,
+    const char *p, size_t n)
+{
+	struct obuf *b = &j->buf[stream - 1];
+	const char *nl = NULL, *q;
+	size_t k;
+
+	for (q = p; (q = memchr(q, '\n', n - (size_t)(q - p))) != NULL; q++)
+		nl = q;
+	if (nl == NULL && b->len + b->filed + n <= o->opts.spill)
+		return collect(o, b, p, n);
+	k = nl != NULL ? (size_t)(nl - p) + 1 : n;
+	emitbuf(o, j, stream);
+	emit(o, j, stream, p, k);
+	return k < n ? collect(o, b, p + k, n - k) : 0;
+}
+
+int
+wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
+    int stream, const char *buf, size_t n)
+{
+	int rc;
+
+	j->bytes += n;
+	if (o->opts.mode == WSPX_OUT_GROUP && !o->opts.keep_order) {
+		rc = collect(o, &j->buf[stream - 1], buf, n);
+		return rc != 0 ? rc : wspx__output_error(o);
+	}
+	rc = 0;
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	if (!o->opts.keep_order)
+		rc = emitlines(o, j, stream, buf, n);
+	else if (j->seq == o->next)
+		emit(o, j, stream, buf, n);
+	else
+		rc = collect(o, &j->buf[stream - 1], buf, n);
+	flush(o);
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+	return rc != 0 ? rc : wspx__output_error(o);
+}
+
+/* Print the rest of j and free it.  lock held. */
+static void
+finish(struct wspx__output *o, struct wspx__outjob *j)
+{
+	emitbuf(o, j, 1);
+	emitbuf(o, j, 2);
+	freejob(j);
+}
+
+/* keep-order: the head was closed; print the closed jobs that follow it,
+ * then let the first running one catch up and go live.  lock held. */
+static void
+advance(struct wspx__output *o)
+{
+	struct wspx__outjob *j;
+
+	for (;;) {
+		o->ring[o->next & (o->cap - 1)] = NULL;
+		o->next++;
+		j = o->ring[o->next & (o->cap - 1)];
+		if (j == NULL || j->seq != o->next)
+			return;
+		if (!j->closed) {
+			emitbuf(o, j, 1);
+			emitbuf(o, j, 2);
+			return;
+		}
+		finish(o, j);
+	}
+}
+
+int
+wspx__output_close(struct wspx__output *o, struct wspx__outjob *j)
+{
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	if (!o->opts.keep_order) {
+		finish(o, j);
+	} else if (j->seq == o->next) {
+		finish(o, j);
+		advance(o);
+	} else {
+		j->closed = true;
+	}
+	flush(o);
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+	return wspx__output_error(o);
+}
+
+int
+wspx__output_note(struct wspx__output *o, const char *msg, size_t n)
+{
+	int rc;
+
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	flush(o);
+	rc = writeall(o->opts.err_fd, msg, n);
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+	return rc;
+}
+
+bool
+wspx__output_captures(const struct wspx__output *o)
+{
+	return o->opts.mode != WSPX_OUT_UNGROUP;
+}
+
+int
+wspx__output_fd(const struct wspx__output *o, int stream)
+{
+	return stream == 1 ? o->opts.out_fd : o->opts.err_fd;
+}
+
+uint64_t
+wspx__output_bytes(const struct wspx__outjob *j)
+{
+	return j->bytes;
+}
+
+int
+wspx__output_error(struct wspx__output *o)
+{
+	/* relaxed: see fail(). */
+	return atomic_load_explicit(&o->err, memory_order_relaxed);
+}

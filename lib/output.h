@@ -1,0 +1,76 @@
+/*
+ * Job output: what each job writes to its stdout and stderr, printed to
+ * wspx's own with no byte lost and no two jobs' output interleaved, in one
+ * of the modes of wspx(1): grouped per job (the default), whole lines as
+ * they come, or in input order with the oldest job streamed live.  Memory
+ * stays bounded: past a threshold a job's output goes to an unlinked
+ * temporary file.
+ */
+#ifndef WSPX_OUTPUT_H
+#define WSPX_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum wspx_outmode {
+	WSPX_OUT_GROUP,		/* a job's stdout, then its stderr, at its end */
+	WSPX_OUT_LINES,		/* whole lines as they come */
+	WSPX_OUT_UNGROUP	/* jobs write to wspx's fds themselves */
+};
+
+struct wspx__output_opts {
+	enum wspx_outmode mode;
+	bool keep_order;	/* print in sequence order, head live */
+	int out_fd;		/* where jobs' stdout goes */
+	int err_fd;		/* where jobs' stderr and notes go */
+	size_t spill;		/* bytes per stream kept in memory; 0: 128 KiB */
+	const char *tmpdir;	/* where spill files go */
+};
+
+struct wspx__output;
+struct wspx__outjob;
+
+/* Set up output with opts (copied; tmpdir is borrowed).  Returns 0 and sets
+ * *o, or -ENOMEM. */
+int wspx__output_new(struct wspx__output **o,
+    const struct wspx__output_opts *opts);
+
+/* Free o; every job must have been closed. */
+void wspx__output_free(struct wspx__output *o);
+
+/* Start collecting the output of the job numbered seq; tag (copied, may be
+ * NULL) is put before each of its lines.  With keep_order every number from
+ * 1 up is opened exactly once, in any order.  Any thread.  Returns 0 and
+ * sets *j, or -ENOMEM. */
+int wspx__output_open(struct wspx__output *o, uint64_t seq, const char *tag,
+    struct wspx__outjob **j);
+
+/* The job wrote n bytes to its stream 1 (stdout) or 2 (stderr).  Only the
+ * thread that reads the job's output calls this.  Returns 0, or the error
+ * that stopped output (-EPIPE once wspx's stdout has no reader). */
+int wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
+    int stream, const char *buf, size_t n);
+
+/* The job ended: print what is left of its output, now or when its turn
+ * comes, and free j.  Returns 0 or the error that stopped output. */
+int wspx__output_close(struct wspx__output *o, struct wspx__outjob *j);
+
+/* Print a message of wspx's own (a command for -v, an error) to the
+ * error fd, between jobs' output.  Returns 0 or -errno. */
+int wspx__output_note(struct wspx__output *o, const char *msg, size_t n);
+
+/* Whether jobs' output is captured (not ungrouped). */
+bool wspx__output_captures(const struct wspx__output *o);
+
+/* wspx's fd for stream 1 (stdout) or 2 (stderr). */
+int wspx__output_fd(const struct wspx__output *o, int stream);
+
+/* Bytes the job has written so far, both streams. */
+uint64_t wspx__output_bytes(const struct wspx__outjob *j);
+
+/* The first error writing output (0 if none): -EPIPE when the reader of
+ * wspx's stdout went away.  Any thread. */
+int wspx__output_error(struct wspx__output *o);
+
+#endif /* WSPX_OUTPUT_H */

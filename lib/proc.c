@@ -1,0 +1,139 @@
+/*
+ * Starting and reaping job processes with posix_spawn(3).  glibc implements
+ * it with a vfork-style clone, so a spawn costs little more than the exec
+ * itself, and the exec's own failure comes back as the return value.  A job
+ * leads its own process group, so that the terminal's Ctrl-C reaches wspx
+ * alone, and wspx forwards exactly one signal to each job's whole group.
+ * Threads of this library block every signal and wspx ignores SIGPIPE; the
+ * child gets an empty mask and default dispositions back.
+ *
+ * Every fd the library opens must be close-on-exec from the instant it
+ * exists: another thread may be spawning at that moment, and a pipe's write
+ * end leaked into its child would hold back this job's end of file.  Hence
+ * pipe2() and O_TMPFILE/mkostemp(), which need _GNU_SOURCE: this file is
+ * the only one that asks for it.
+ */
+#define _GNU_SOURCE
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "thread.h"
+
+static void
+setupattr(posix_spawnattr_t *attr)
+{
+	sigset_t none, all;
+
+	sigemptyset(&none);
+	sigfillset(&all);
+	sigdelset(&all, SIGKILL);
+	sigdelset(&all, SIGSTOP);
+	WSPX_MUST(posix_spawnattr_init(attr));
+	WSPX_MUST(posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
+	    POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
+	WSPX_MUST(posix_spawnattr_setpgroup(attr, 0));
+	WSPX_MUST(posix_spawnattr_setsigmask(attr, &none));
+	WSPX_MUST(posix_spawnattr_setsigdefault(attr, &all));
+}
+
+/* Make fd the child's fd `to`, unless it already is. */
+static int
+dupto(posix_spawn_file_actions_t *fa, int fd, int to)
+{
+	if (fd == to)
+		return 0;
+	return posix_spawn_file_actions_adddup2(fa, fd, to);
+}
+
+int
+wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid)
+{
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_t fa;
+	int rc;
+
+	setupattr(&attr);
+	WSPX_MUST(posix_spawn_file_actions_init(&fa));
+	if ((rc = dupto(&fa, spec->in_fd, 0)) == 0 &&
+	    (rc = dupto(&fa, spec->out_fd, 1)) == 0 &&
+	    (rc = dupto(&fa, spec->err_fd, 2)) == 0) {
+		if (spec->search)
+			rc = posix_spawnp(pid, spec->file, &fa, &attr,
+			    spec->argv, spec->envp);
+		else
+			rc = posix_spawn(pid, spec->file, &fa, &attr,
+			    spec->argv, spec->envp);
+	}
+	WSPX_MUST(posix_spawn_file_actions_destroy(&fa));
+	WSPX_MUST(posix_spawnattr_destroy(&attr));
+	return -rc;
+}
+
+int
+wspx__proc_exited(pid_t pid, bool block)
+{
+	siginfo_t si;
+	int r;
+
+	si.si_pid = 0;
+	do {
+		r = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT |
+		    (block ? 0 : WNOHANG));
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	return si.si_pid == pid;
+}
+
+int
+wspx__proc_reap(pid_t pid, int *status)
+{
+	pid_t r;
+
+	do {
+		r = waitpid(pid, status, 0);
+	} while (r < 0 && errno == EINTR);
+	return r == pid ? 0 : -errno;
+}
+
+int
+wspx__proc_signal_group(pid_t pid, int sig)
+{
+	return kill(-pid, sig) == 0 ? 0 : -errno;
+}
+
+int
+wspx__proc_pipe(int fds[2])
+{
+	return pipe2(fds, O_CLOEXEC) == 0 ? 0 : -errno;
+}
+
+int
+wspx__proc_tmpfile(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL))
+		return fd >= 0 ? fd : -errno;
+#endif
+	if (snprintf(path, sizeof(path), "%s/wspx.XXXXXX", dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if ((fd = mkostemp(path, O_CLOEXEC)) < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}

@@ -1,0 +1,51 @@
+/*
+ * Child processes for jobs: start one in its own process group, wait for
+ * it, signal its group.  The platform's spawning primitive (posix_spawn)
+ * stays behind this header.
+ */
+#ifndef WSPX_PROC_H
+#define WSPX_PROC_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* What to start.  The fds are the caller's and stay open in the parent. */
+struct wspx__proc_spec {
+	const char *file;	/* program; looked up in PATH if search */
+	char *const *argv;	/* argv[0] first, NULL-terminated */
+	char *const *envp;	/* the child's environment */
+	bool search;		/* look file up in PATH when it has no '/' */
+	int in_fd;		/* the child's stdin */
+	int out_fd;		/* the child's stdout */
+	int err_fd;		/* the child's stderr */
+};
+
+/* Start spec as a child that leads a new process group, with every signal
+ * at its default disposition and none blocked, and only fds 0-2 open (the
+ * library opens everything else close-on-exec).  Any thread.  Returns 0 and
+ * sets *pid, or the negative errno value of the failure, including the
+ * program's own exec failure (-ENOENT, -EACCES, -ENOEXEC, ...). */
+int wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid);
+
+/* Whether the child pid has ended, without reaping it: while it is not
+ * reaped its process id, and its group's, cannot be reused, so its group
+ * can still be signalled safely.  With block, wait until it ends.  Returns
+ * 1 if it ended, 0 if not (only without block), or a negative errno value. */
+int wspx__proc_exited(pid_t pid, bool block);
+
+/* Reap the child pid, waiting for it to end, and set *status (a wait
+ * status).  Returns 0 or a negative errno value. */
+int wspx__proc_reap(pid_t pid, int *status);
+
+/* Send sig to the process group led by pid.  Returns 0 or a negative errno
+ * value (-ESRCH once the group is empty). */
+int wspx__proc_signal_group(pid_t pid, int sig);
+
+/* Open a pipe whose two ends are close-on-exec.  Returns 0 or -errno. */
+int wspx__proc_pipe(int fds[2]);
+
+/* Create a close-on-exec temporary file in dir with no name left on disk
+ * (its space is freed when it is closed).  Returns the fd or -errno. */
+int wspx__proc_tmpfile(const char *dir);
+
+#endif /* WSPX_PROC_H */
