@@ -79,7 +79,7 @@ example: examples/forkjoin
 	./examples/forkjoin
 
 check: check-unit check-examples check-symbols check-headers check-model \
-	check-man
+	check-man check-cli
 
 check-unit: $(UNIT)
 	tests/unit/deque $(DEQUE_ARGS)
@@ -87,6 +87,14 @@ check-unit: $(UNIT)
 	tests/unit/sleep $(SLEEP_ARGS)
 	tests/unit/pool $(POOL_ARGS)
 	tests/unit/blocking $(BLOCKING_ARGS)
+
+# The command's tests (bats-core); each test fails after 120 s, not hangs.
+check-cli: wspx
+	@command -v bats >/dev/null || { echo "check-cli: bats is not" \
+	    "installed: apt-get install bats" >&2; exit 1; }
+	@command -v python3 >/dev/null || { echo "check-cli: python3 is" \
+	    "not installed: apt-get install python3" >&2; exit 1; }
+	BATS_TEST_TIMEOUT=120 WSPX=$$PWD/wspx bats tests/cli
 
 check-examples: $(EXAMPLES)
 	./examples/forkjoin > /dev/null
@@ -110,16 +118,18 @@ check-model:
 check-man:
 	sh tests/manlint.sh man/*.[0-9]
 
+# A small quarantine keeps ASan's freed memory out of the RSS tests.
 check-asan:
 	$(MAKE) clean
-	$(MAKE) CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
+	ASAN_OPTIONS=quarantine_size_mb=1 $(MAKE) \
+	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 	    LDFLAGS='-fsanitize=address,undefined' check
 
 check-tsan:
 	$(MAKE) clean
 	TSAN_OPTIONS="halt_on_error=1 suppressions=$$PWD/tests/tsan.supp" \
 	    $(MAKE) CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=thread' \
-	    LDFLAGS='-fsanitize=thread' check-unit check-examples
+	    LDFLAGS='-fsanitize=thread' check-unit check-examples check-cli
 
 # Benchmarks against Rayon, oneTBB and OpenMP, never part of check.  The
 # anchors are built with -O3, so the library is rebuilt with it too.
@@ -152,6 +162,6 @@ clean:
 	    $(EXAMPLES) tests/bench/bench_wspx
 	rm -rf tests/model.out
 
-.PHONY: all example check check-unit check-examples check-symbols \
+.PHONY: all example check check-unit check-examples check-cli check-symbols \
 	check-headers check-model check-man check-asan check-tsan bench \
 	install uninstall clean

@@ -103,7 +103,8 @@ nextrecord(struct input *in, struct source *s)
 
 	in->rec.len = 0;
 	for (;;) {
-		sep = memchr(s->buf + s->off, in->o.delim, s->len - s->off);
+		sep = s->len > s->off ? memchr(s->buf + s->off, in->o.delim,
+		    s->len - s->off) : NULL;
 		if (sep != NULL) {
 			bufadd(&in->rec, s->buf + s->off,
 			    (size_t)(sep - (s->buf + s->off)));

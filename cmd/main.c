@@ -21,7 +21,8 @@
 
 enum optid {
 	O_ARGFILE, O_NULL, O_DELIM, O_COLSEP, O_MAXARGS, O_REPLACE, O_SHELL,
-	O_JOBS, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG, O_TAGSTRING,
+	O_QUOTE, O_JOBS, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG,
+	O_TAGSTRING,
 	O_DRYRUN, O_VERBOSE, O_TERMTIMEOUT, O_VERSION, O_HELP
 };
 
@@ -45,6 +46,8 @@ static const struct option {
 	    "argument" },
 	{ 0, "shell", "PATH", O_SHELL, "run commands that need a shell with "
 	    "PATH (default $SHELL)" },
+	{ 'q', "quote", NULL, O_QUOTE, "run COMMAND's words as they are, one "
+	    "argument each, no shell" },
 	{ 'j', "jobs", "N", O_JOBS, "run N jobs at once: N, N%, +N, -N of "
 	    "the CPUs (0: one per CPU)" },
 	{ 0, "group", NULL, O_GROUP, "print each job's output whole when it "
@@ -224,6 +227,7 @@ apply(struct config *c, const struct option *o, const char *v)
 		c->plain = v;
 		break;
 	case O_SHELL:		c->shell = v; break;
+	case O_QUOTE:		c->quote = true; break;
 	case O_JOBS:		c->jobs = parsejobs(v); break;
 	case O_GROUP:		c->mode = WSPX_OUT_GROUP; break;
 	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; break;
@@ -342,16 +346,11 @@ parseoptions(struct config *c, int argc, char **argv)
 static void
 parsecommand(struct config *c, int argc, char **argv, int i)
 {
-	struct buf cmd = { NULL, 0, 0 };
 	struct srcspec *s = NULL;
 	bool list;
 
-	for (; i < argc && !separator(argv[i]); i++) {
-		if (cmd.len > 0)
-			bufaddc(&cmd, ' ');
-		bufadds(&cmd, argv[i]);
-	}
-	c->command = cmd.len > 0 ? buftake(&cmd) : NULL;
+	for (c->command = &argv[i]; i < argc && !separator(argv[i]); i++)
+		c->ncommand++;
 	while (i < argc) {
 		list = strcmp(argv[i++], ":::") == 0;
 		if (list) {
@@ -389,6 +388,7 @@ int
 main(int argc, char **argv)
 {
 	struct config c;
+	int status;
 
 	defaults(&c);
 	parsecommand(&c, argc, argv, parseoptions(&c, argc, argv));
@@ -399,5 +399,9 @@ main(int argc, char **argv)
 	}
 	if (c.nsrc == 0)
 		addsource(&c, SRC_FILE, "-");
-	return run(&c);
+	status = run(&c);
+	if (c.hascolsep)
+		regfree(&c.colsep);
+	free(c.src);
+	return status;
 }

@@ -401,8 +401,10 @@ run(struct config *c)
 	memset(&r, 0, sizeof(r));
 	r.c = c;
 	r.kind = shell_kind(c->shell);
-	r.cmd = c->command != NULL ? template_new(c->command, c->plain) : NULL;
-	r.tag = c->tagstring != NULL ? template_new(c->tagstring, NULL) : NULL;
+	r.cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
+	    c->plain, c->quote) : NULL;
+	r.tag = c->tagstring != NULL ? template_new((char **)&c->tagstring, 1,
+	    NULL, false) : NULL;
 	handled(&set);
 	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &set, NULL));
 	signal(SIGPIPE, SIG_IGN);

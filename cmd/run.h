@@ -39,7 +39,9 @@ struct config {
 	bool dryrun;
 	bool verbose;
 	double termtimeout;	/* seconds */
-	char *command;		/* COMMAND's words joined, or NULL */
+	char **command;		/* COMMAND's words, or NULL */
+	size_t ncommand;
+	bool quote;		/* -q: run the words as they are */
 };
 
 /* Run everything; returns the exit status (or does not return, when wspx

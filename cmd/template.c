@@ -127,6 +127,7 @@ line_argv(const char *line)
 	struct buf words = { NULL, 0, 0 };
 	const char *p = line, *w;
 	size_t n = 0;
+	char **argv;
 
 	for (;;) {
 		while (blank(*p))
@@ -139,7 +140,9 @@ line_argv(const char *line)
 		bufaddc(&words, '\0');
 		n++;
 	}
-	return packwords(&words, n);
+	argv = packwords(&words, n);
+	free(words.s);
+	return argv;
 }
 
 enum shellkind
@@ -246,15 +249,16 @@ push(struct template *t, struct token tok)
 	t->tok[t->n++] = tok;
 }
 
-/* Push literal text s[0..n) as TEXT and BLANK tokens. */
+/* Push literal text s[0..n) as TEXT and BLANK tokens; with whole, as one
+ * TEXT token, blanks and all. */
 static void
-pushtext(struct template *t, const char *s, size_t n)
+pushtext(struct template *t, const char *s, size_t n, bool whole)
 {
 	struct token tok = { TEXT, NULL, 0, WHOLE };
 	size_t k;
 
 	while (n > 0) {
-		for (k = 0; k < n && blank(s[k]) == blank(s[0]); k++)
+		for (k = 0; k < n && (whole || blank(s[k]) == blank(s[0])); k++)
 			;
 		tok.kind = blank(s[0]) ? BLANK : TEXT;
 		tok.text = xmalloc(k + 1);
@@ -284,10 +288,11 @@ needsshell(const struct template *t)
 	return false;
 }
 
-struct template *
-template_new(const char *text, const char *plain)
+/* Parse text into tokens (as one word, blanks and all, with whole).
+ * Returns whether it had a replacement string. */
+static bool
+parse(struct template *t, const char *text, const char *plain, bool whole)
 {
-	struct template *t = xcalloc(1, sizeof(*t));
 	struct token tok = { REPL, NULL, 0, WHOLE };
 	const char *p, *lit;
 	size_t len;
@@ -298,25 +303,47 @@ template_new(const char *text, const char *plain)
 			p++;
 			continue;
 		}
-		pushtext(t, lit, (size_t)(p - lit));
+		pushtext(t, lit, (size_t)(p - lit), whole);
 		push(t, tok);
 		repl = true;
 		p += len;
 		lit = p;
 	}
-	pushtext(t, lit, (size_t)(p - lit));
+	pushtext(t, lit, (size_t)(p - lit), whole);
+	return repl;
+}
+
+struct template *
+template_new(char *const *words, size_t n, const char *plain, bool quoted)
+{
+	struct template *t = xcalloc(1, sizeof(*t));
+	struct token tok = { REPL, NULL, 0, WHOLE };
+	struct buf line = { NULL, 0, 0 };
+	bool repl = false;
+	size_t i;
+
+	for (i = 0; i < n && quoted; i++) {
+		if (i > 0)
+			pushtext(t, " ", 1, false);
+		repl |= parse(t, words[i], plain, true);
+	}
+	for (i = 0; i < n && !quoted; i++) {
+		if (i > 0)
+			bufaddc(&line, ' ');
+		bufadds(&line, words[i]);
+	}
+	if (!quoted && line.s != NULL)
+		repl = parse(t, line.s, plain, false);
+	free(line.s);
 	if (t->n == 0) {
 		template_free(t);
 		return NULL;
 	}
 	if (!repl) {
-		pushtext(t, " ", 1);
-		tok.kind = REPL;
-		tok.field = 0;
-		tok.mod = WHOLE;
+		pushtext(t, " ", 1, false);
 		push(t, tok);
 	}
-	t->shell = needsshell(t);
+	t->shell = !quoted && needsshell(t);
 	return t;
 }
 

@@ -25,10 +25,13 @@ struct args {
 
 struct template;
 
-/* Parse text, COMMAND's words joined by spaces.  plain replaces "{}" as the
- * string for the whole argument (-I), or is NULL.  If text has no
- * replacement string, " {}" is appended.  Returns NULL if text is empty. */
-struct template *template_new(const char *text, const char *plain);
+/* Parse COMMAND's n words.  Unless quoted they are joined by spaces into
+ * one command line, as GNU parallel does; with quoted (-q) each word stays
+ * one argument and no shell is used.  plain replaces "{}" as the string for
+ * the whole argument (-I), or is NULL.  If there is no replacement string,
+ * " {}" is appended.  Returns NULL if there are no words. */
+struct template *template_new(char *const *words, size_t n,
+    const char *plain, bool quoted);
 
 void template_free(struct template *t);
 

@@ -268,33 +268,61 @@ spawn(struct wspx_blocking *bp)
 	return 0;
 }
 
-int
-wspx_blocking_submit(struct wspx_blocking *bp, struct wspx_task *task)
+/* Get a thread for each of n new tasks: wake an idle one, or start one
+ * while under the cap.  lock held.  Returns 0, or the error of a failed
+ * start (the tasks stay queued). */
+static int
+staff(struct wspx_blocking *bp, size_t n)
 {
-	int rc = 0;
+	int rc;
+
+	for (; n > 0; n--) {
+		if (getu(&bp->nidle) > 0) {
+			addu(&bp->nidle, -1);
+			bp->num_notify++;
+			WSPX_MUST(pthread_cond_signal(&bp->cond));
+		} else if (getu(&bp->nthreads) < bp->cap) {
+			if ((rc = spawn(bp)) != 0) {
+				add64(&bp->spawn_failures);
+				return rc;
+			}
+		} else {
+			break;	/* they wait for a busy thread */
+		}
+	}
+	return 0;
+}
+
+int
+wspx_blocking_submit_n(struct wspx_blocking *bp, struct wspx_task **tasks,
+    size_t n)
+{
+	size_t i;
+	int rc;
 
 	WSPX_MUST(pthread_mutex_lock(&bp->lock));
 	if (bp->shutdown) {
 		WSPX_MUST(pthread_mutex_unlock(&bp->lock));
 		return -ESHUTDOWN;
 	}
-	enqueue(bp, task);
-	if (getu(&bp->nidle) > 0) {
-		addu(&bp->nidle, -1);
-		bp->num_notify++;
-		WSPX_MUST(pthread_cond_signal(&bp->cond));
-	} else if (getu(&bp->nthreads) < bp->cap && (rc = spawn(bp)) != 0) {
-		add64(&bp->spawn_failures);
-		if (getu(&bp->nthreads) > 0) {
-			rc = 0;	/* a live thread will take it */
-		} else {
-			/* Nobody to run it: the queue held only this task. */
-			bp->head = bp->tail = NULL;
-			addu(&bp->queued, -1);
-		}
+	for (i = 0; i < n; i++)
+		enqueue(bp, tasks[i]);
+	if ((rc = staff(bp, n)) != 0 && getu(&bp->nthreads) == 0) {
+		/* Nobody to run them: the queue held only these tasks
+		 * (threads never exit while tasks wait). */
+		bp->head = bp->tail = NULL;
+		addu(&bp->queued, -(int)n);
+	} else {
+		rc = 0;	/* a live thread will take them */
 	}
 	WSPX_MUST(pthread_mutex_unlock(&bp->lock));
 	return rc;
+}
+
+int
+wspx_blocking_submit(struct wspx_blocking *bp, struct wspx_task *task)
+{
+	return wspx_blocking_submit_n(bp, &task, 1);
 }
 
 /* Unlink the queued tasks that are not mandatory, oldest first; lock held. */

@@ -194,7 +194,9 @@ wspx__exec_reserve(struct wspx__exec *x, size_t want)
 	size_t n;
 
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
-	while (x->inflight >= x->o.window && !stopping(x))
+	/* Refill only once the window is half empty: one wake-up of the
+	 * submitter per window / 2 jobs, not one per job. */
+	while (x->inflight > x->o.window / 2 && !stopping(x))
 		WSPX_MUST(pthread_cond_wait(&x->room, &x->lock));
 	n = stopping(x) ? 0 : x->o.window - x->inflight;
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
@@ -246,7 +248,7 @@ complete(struct wspx_worker *w, struct wspx_job *wj)
 		skipoutput(x, job);
 	x->o.ops->finished(x->o.ctx, job);
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
-	if (x->inflight-- == x->o.window)
+	if (--x->inflight == x->o.window / 2)
 		WSPX_MUST(pthread_cond_signal(&x->room));
 	if (x->inflight == 0)
 		WSPX_MUST(pthread_cond_broadcast(&x->idle));
@@ -265,20 +267,31 @@ sendcompletion(struct wspx__execjob *job)
 
 static void runtask(struct wspx_task *task, int status);
 
-/* Hand one job to the blocking pool, or finish it at once if the run is
- * stopping or no thread can take it. */
+/* Hand the jobs from job on, linked through next, to the blocking pool in
+ * batches; if the run is stopping or no thread can take them, finish them
+ * at once. */
 static void
-handover(struct wspx_worker *w, struct wspx__execjob *job)
+handover(struct wspx_worker *w, struct wspx__exec *x,
+    struct wspx__execjob *job)
 {
+	struct wspx__execjob *batch[64];
+	struct wspx_task *tasks[64];
+	size_t n, i;
 	int rc;
 
-	if (stopping(job->x))
-		rc = -ECANCELED;
-	else
-		rc = wspx_blocking_submit(job->x->o.blocking, &job->task);
-	if (rc != 0) {
-		job->result.error = rc;
-		complete(w, &job->wsjob);
+	while (job != NULL) {
+		for (n = 0; n < 64 && job != NULL; n++, job = job->next) {
+			batch[n] = job;
+			tasks[n] = &job->task;
+		}
+		if (stopping(x))
+			rc = -ECANCELED;
+		else
+			rc = wspx_blocking_submit_n(x->o.blocking, tasks, n);
+		for (i = 0; rc != 0 && i < n; i++) {
+			batch[i]->result.error = rc;
+			complete(w, &batch[i]->wsjob);
+		}
 	}
 }
 
@@ -289,7 +302,7 @@ dispatch(struct wspx_worker *w, struct wspx_job *wj)
 {
 	struct wspx__exec *x = wspx_container_of(wj, struct wspx__exec,
 	    dispatcher);
-	struct wspx__execjob *job, *next;
+	struct wspx__execjob *job;
 
 	for (;;) {
 		WSPX_MUST(pthread_mutex_lock(&x->lock));
@@ -300,10 +313,7 @@ dispatch(struct wspx_worker *w, struct wspx_job *wj)
 		WSPX_MUST(pthread_mutex_unlock(&x->lock));
 		if (job == NULL)
 			return;
-		for (; job != NULL; job = next) {
-			next = job->next;
-			handover(w, job);
-		}
+		handover(w, x, job);
 	}
 }
 

@@ -89,8 +89,9 @@ int wspx__exec_new(struct wspx__exec **x, const struct wspx__exec_opts *o);
 /* Free x; every submitted job must have finished. */
 void wspx__exec_free(struct wspx__exec *x);
 
-/* Wait until the window has room, then return how many jobs (1..want) may
- * be submitted now; 0 once x is stopping.  The submitting thread only. */
+/* Wait until the window is at most half full, then return how many jobs
+ * (1..want) may be submitted now; 0 once x is stopping.  The submitting
+ * thread only. */
 size_t wspx__exec_reserve(struct wspx__exec *x, size_t want);
 
 /* Submit n jobs reserved with wspx__exec_reserve(), jobs[0] first in line.

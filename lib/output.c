@@ -116,7 +116,7 @@ flush(struct wspx__output *o)
 static void
 put(struct wspx__output *o, int fd, const char *p, size_t n)
 {
-	if (failed(o))
+	if (n == 0 || failed(o))
 		return;
 	if (fd != o->stagefd || o->nstage + n > STAGE)
 		flush(o);
@@ -162,6 +162,8 @@ collect(struct wspx__output *o, struct obuf *b, const char *p, size_t n)
 	size_t cap;
 	char *m;
 
+	if (n == 0)
+		return 0;
 	if (b->fd < 0 && b->len + n > o->opts.spill)
 		b->fd = wspx__proc_tmpfile(o->opts.tmpdir);
 	if (b->fd >= 0) {

@@ -38,8 +38,9 @@
  *   burst spreads to the whole pool.
  * Waker (wspx__sleep_wake_specific): under the slot's mutex, if blocked:
  *   clear it, signal, and decrement sleeping itself.  Were the sleeper to
- *   decrement after waking, posters would count a worker already woken as
- *   asleep and skip waking one that is.
+ *   decrement after waking, a woken worker would still count as asleep for
+ *   a while: posters would wake more workers than the work needs, and the
+ *   count that wspx_pool_stats() reports would be off.
  * Setter (wspx__latch_set): exchange SET; if the old state was SLEEPING,
  *   wake that slot.
  *
@@ -76,6 +77,15 @@
  *   sleepy and then sees the JEC moved does not block (step 3).
  *   The JEC wraps after 2^31 announcements; a worker fooled by a wrap to
  *   the exact kept value is still caught by (b) and (c).
+ *
+ * The model.  sleep.pml checks this protocol with spin under sequential
+ * consistency (safety, and "an injected job is always eventually taken"
+ * with weak fairness).  There the JEC check and the last look each suffice
+ * for injected jobs: a worker that announces always searches afterwards.
+ * The last look, with its two fences, is what holds under C11's weaker
+ * ordering, where a poster that finds the JEC already odd only loads the
+ * counters, and that load and the sleeper's load of the stack could both
+ * return old values without the fences; spin cannot show that case.
  */
 #include "sleep.h"
 

@@ -189,6 +189,12 @@ int wspx_blocking_new(struct wspx_blocking **bp,
  * caller's. */
 int wspx_blocking_submit(struct wspx_blocking *bp, struct wspx_task *task);
 
+/* Queue tasks[0..n), tasks[0] first, with one lock, and wake or start
+ * threads for them as wspx_blocking_submit() does.  Any thread.  Returns as
+ * wspx_blocking_submit() does; on an error none was queued. */
+int wspx_blocking_submit_n(struct wspx_blocking *bp, struct wspx_task **tasks,
+    size_t n);
+
 /* Stop: queued tasks that are not mandatory get status -ECANCELED, the
  * mandatory ones and those running are finished, every thread is joined.
  * Calling it again waits for the first call to finish.  Must not be called

@@ -313,6 +313,54 @@ test_shutdown(void)
 	free(may);
 }
 
+/* Tasks that record the order they ran in. */
+struct otask {
+	struct wspx_task task;
+	int id;
+};
+
+static int order[16], norder;
+
+static void
+otaskrun(struct wspx_task *task, int status)
+{
+	struct otask *t = wspx_container_of(task, struct otask, task);
+
+	if (status == 0)
+		order[norder++] = t->id;	/* one thread: no race */
+}
+
+static void
+test_submit_n(void)
+{
+	struct wspx_blocking_opts o = { .thread_cap = 1 };
+	struct wspx_blocking_opts huge = { .stack_size = (size_t)1 << 60 };
+	struct wspx_blocking *bp;
+	struct otask t[16];
+	struct wspx_task *p[16];
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		t[i].task.run = otaskrun;
+		t[i].task.mandatory = true;
+		t[i].id = i;
+		p[i] = &t[i].task;
+	}
+	CHECK(wspx_blocking_new(&bp, &o) == 0);
+	CHECK(wspx_blocking_submit_n(bp, p, 16) == 0);
+	wspx_blocking_shutdown(bp);	/* runs the mandatory rest */
+	CHECK(norder == 16);
+	for (i = 0; i < norder; i++)
+		CHECK(order[i] == i);	/* one thread: in submission order */
+	wspx_blocking_free(bp);
+	/* No thread can start: none of the batch is queued. */
+	CHECK(wspx_blocking_new(&bp, &huge) == 0);
+	CHECK(wspx_blocking_submit_n(bp, p, 16) < 0);
+	CHECK(stats(bp).queued == 0);
+	wspx_blocking_free(bp);
+	CHECK(norder == 16);
+}
+
 /* Shut bp down, from another thread. */
 static void *
 shutdownthread(void *arg)
@@ -383,6 +431,8 @@ main(void)
 	    "amid spurious wake-ups, each run once");
 	TEST(test_shutdown(), "blocking: shutdown runs mandatory tasks, "
 	    "cancels the others");
+	TEST(test_submit_n(), "blocking: a batch with one lock, run in order; "
+	    "none queued if no thread starts");
 	TEST(test_shutdown_twice(), "blocking: a second shutdown waits for "
 	    "the first");
 	TEST(test_spawn_failure(), "blocking: a thread that cannot be "

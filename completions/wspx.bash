@@ -1,0 +1,103 @@
+# bash completion for wspx(1)                                  -*- sh -*-
+#
+# Install as /usr/share/bash-completion/completions/wspx, or source it.
+# Before COMMAND: wspx's options, files after -a and --shell, nothing
+# after the other options that take a value, and command names.  From
+# COMMAND on: the completion of COMMAND itself when bash-completion is
+# loaded, else file names.
+
+_wspx()
+{
+	# Every option, as `wspx --help` lists them (tests/cli/docs.bats
+	# checks these lists against it); then those that take a value, and
+	# those whose value is a file.
+	local opts='-a --arg-file -0 --null -d --delimiter --colsep
+	    -n --max-args -I --shell -q --quote -j --jobs --group
+	    --line-buffer -u --ungroup -k --keep-order --tag --tagstring
+	    --dry-run -v --verbose --term-timeout --version -h --help'
+	local argopts='-a --arg-file -d --delimiter --colsep -n --max-args
+	    -I --shell -j --jobs --tagstring --term-timeout'
+	local fileopts='-a --arg-file --shell'
+	local cur i k w cmd=0 needs=
+
+	argopts=" $(printf '%s ' $argopts)"
+	fileopts=" $fileopts "
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+
+	# --opt=value: bash splits it at '=' (COMP_WORDBREAKS).
+	if [[ $cur == = ]]; then
+		needs=${COMP_WORDS[COMP_CWORD-1]}
+		cur=
+	elif ((COMP_CWORD >= 2)) && [[ ${COMP_WORDS[COMP_CWORD-1]} == = ]]
+	then
+		needs=${COMP_WORDS[COMP_CWORD-2]}
+	fi
+
+	# Find where COMMAND starts: after the options and their values.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ $w == -- ]]; then
+			cmd=$((i + 1))
+			break
+		elif [[ ${COMP_WORDS[i+1]} == = ]]; then
+			continue	# --opt=value, split by bash at '='
+		elif [[ $w == = ]]; then
+			((i++))		# the value
+		elif [[ $w == --* ]]; then
+			[[ $argopts == *" $w "* ]] && ((i++))
+		elif [[ $w == -?* ]]; then
+			# a bundle (-kv, -j4, -kj 4): its first option that
+			# takes a value takes the rest of it, or the next word
+			for ((k = 1; k < ${#w}; k++)); do
+				[[ $argopts == *" -${w:k:1} "* ]] || continue
+				((k == ${#w} - 1)) && ((i++))
+				break
+			done
+		elif [[ $w != -* || $w == - ]]; then
+			cmd=$i
+			break
+		fi
+	done
+	if ((i >= COMP_CWORD && cmd == 0)); then
+		if [[ -z $needs ]] && ((i > COMP_CWORD)); then
+			needs=${COMP_WORDS[COMP_CWORD-1]}
+			[[ $needs == -[!-]* ]] && needs=-${needs: -1}
+		fi
+		if [[ -n $needs ]]; then
+			if [[ $fileopts == *" $needs "* ]]; then
+				compopt -o filenames 2>/dev/null
+				COMPREPLY=($(compgen -f -- "$cur"))
+			fi
+			return 0	# a number or a string: nothing to offer
+		fi
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+			return 0
+		fi
+		cmd=$COMP_CWORD
+	fi
+
+	if ((cmd == COMP_CWORD)); then
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -c -- "$cur"))
+		return 0
+	fi
+	# After ::: or ::::, arguments and input files are usually files.
+	for ((i = cmd; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} == ::: || ${COMP_WORDS[i]} == :::: ]]
+		then
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return 0
+		fi
+	done
+	# COMMAND's arguments: let COMMAND's own completion do them.
+	if declare -F _command_offset >/dev/null; then
+		_command_offset "$cmd"
+		return 0
+	fi
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=($(compgen -f -- "$cur"))
+} &&
+	complete -F _wspx wspx

@@ -1,0 +1,72 @@
+# fish completion for wspx(1).  Install as wspx.fish in a directory of
+# $fish_complete_path (such as ~/.config/fish/completions).
+#
+# Before COMMAND: wspx's options (tests/cli/docs.bats checks them against
+# `wspx --help`), files after -a and --shell, nothing after the other
+# options that take a value (-x), and command names.  From COMMAND on:
+# COMMAND's own completion.
+
+# The options that take a value, as separate words on the command line.
+function __wspx_value_options
+    printf '%s\n' -a --arg-file -d --delimiter --colsep -n --max-args -I \
+        --shell -j --jobs --tagstring --term-timeout
+end
+
+# Whether the command line has not reached COMMAND yet.
+function __wspx_before_command
+    set -l valopts (__wspx_value_options)
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l skip 0
+    for t in $tokens
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $t
+            case --
+                return 1
+            case '--*=*'
+            case '--*'
+                contains -- $t $valopts; and set skip 1
+            case '-?*'
+                # a bundle (-kv, -j4, -kj 4): its first option that
+                # takes a value takes the rest of it, or the next word
+                for c in (string split '' -- (string sub -s 2 -- $t))
+                    if contains -- -$c $valopts
+                        test -z (string split -m1 -- $c (string sub -s 2 -- $t))[2]
+                        and set skip 1
+                        break
+                    end
+                end
+            case '*'
+                return 1
+        end
+    end
+    return 0
+end
+
+complete -c wspx -f
+complete -c wspx -n __wspx_before_command -s a -l arg-file -r -F -d "Read input from FILE (repeatable: cross product)"
+complete -c wspx -n __wspx_before_command -s 0 -l null -d "Input records end with NUL, not newline"
+complete -c wspx -n __wspx_before_command -s d -l delimiter -x -d "Input records end with CHAR (\\n \\t \\0 \\r \\\\)"
+complete -c wspx -n __wspx_before_command -l colsep -x -d "Split records into fields {1} {2} ... at REGEX"
+complete -c wspx -n __wspx_before_command -s n -l max-args -x -d "Put N input records in each job"
+complete -c wspx -n __wspx_before_command -s I -x -d "Use STR instead of {} for the argument"
+complete -c wspx -n __wspx_before_command -l shell -r -F -d "Run commands that need a shell with PATH"
+complete -c wspx -n __wspx_before_command -s q -l quote -d "Run COMMAND's words as they are, no shell"
+complete -c wspx -n __wspx_before_command -s j -l jobs -x -d "Run N jobs at once: N, N%, +N, -N (0: one per CPU)"
+complete -c wspx -n __wspx_before_command -l group -d "Print each job's output whole when it ends (default)"
+complete -c wspx -n __wspx_before_command -l line-buffer -d "Print whole lines of output as they come"
+complete -c wspx -n __wspx_before_command -s u -l ungroup -d "Let jobs write to the output directly"
+complete -c wspx -n __wspx_before_command -s k -l keep-order -d "Print output in input order"
+complete -c wspx -n __wspx_before_command -l tag -d "Put the job's arguments before each line of its output"
+complete -c wspx -n __wspx_before_command -l tagstring -x -d "Put STR (with replacement strings) before each line"
+complete -c wspx -n __wspx_before_command -l dry-run -d "Print the commands, run nothing"
+complete -c wspx -n __wspx_before_command -s v -l verbose -d "Print each command to stderr as it starts"
+complete -c wspx -n __wspx_before_command -l term-timeout -x -d "After a signal, wait DUR before SIGKILL (default 2s)"
+complete -c wspx -n __wspx_before_command -l version -d "Print the version and exit"
+complete -c wspx -n __wspx_before_command -s h -l help -d "Print the help and exit"
+
+# COMMAND, then its arguments with its own completion.
+complete -c wspx -x -a "(__fish_complete_subcommand (__wspx_value_options))"

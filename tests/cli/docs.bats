@@ -1,0 +1,256 @@
+#!/usr/bin/env bats
+# The documentation against the program: `wspx --help`, the option list of
+# wspx(1) and the bash, zsh and fish completions name exactly the same
+# options, and the same ones take a value; the manual page is clean for
+# mandoc; the completions load and complete what they should.
+#
+# WSPX_DOCS may name another tree holding man/ and completions/ (to try
+# the checks on a copy); WSPX another wspx.
+
+load helper
+
+DOCS=$(cd "${WSPX_DOCS:-$BATS_TEST_DIRNAME/../..}" && pwd)
+MAN=$DOCS/man/wspx.1
+BASHCOMP=$DOCS/completions/wspx.bash
+ZSHCOMP=$DOCS/completions/_wspx
+FISHCOMP=$DOCS/completions/wspx.fish
+
+# Each extractor prints option names, one a line ("-a", "--arg-file"); with
+# the argument "value", only those of the options that take a value.
+
+# --help: the option column of the lines that start with "  -" or "   --",
+# up to the value's name (FILE, N, ...) or the description.
+help_options() {
+	"$WSPX" --help | awk -v want="$1" '
+	/^ +-/ {
+		n = 0
+		for (i = 1; i <= NF; i++) {
+			w = $i
+			sub(/,$/, "", w)
+			if (w !~ /^-/)
+				break
+			names[++n] = w
+		}
+		valued = i <= NF && $i ~ /^[A-Z]+$/
+		for (k = 1; k <= n; k++)
+			if (want != "value" || valued)
+				print names[k]
+	}'
+}
+
+# wspx(1): the .Fl names of the .It lines in DESCRIPTION; an option takes
+# a value if its .It line has an .Ar.
+man_options() {
+	awk -v want="$1" '
+	/^\.Sh / { indesc = $2 == "DESCRIPTION" }
+	indesc && /^\.It Fl / {
+		gsub(/\\-/, "-")
+		if (want == "value" && $0 !~ / Ar /)
+			next
+		for (i = 2; i < NF; i++)
+			if ($i == "Fl") {
+				w = $(i + 1)
+				sub(/[,;.]$/, "", w)
+				print "-" w
+			}
+	}' "$MAN"
+}
+
+# bash: the words of the single-quoted list assigned to the local variable
+# $2 (opts: every option; argopts: those that take a value).
+bash_list() {
+	awk -v var="$1" '
+	!inlist && $0 ~ "^[ \t]*local " var "=\047" {
+		inlist = 1
+		sub(/^[^\047]*\047/, "")
+	}
+	inlist {
+		line = $0
+		last = index(line, "\047") > 0
+		if (last)
+			sub(/\047.*/, "", line)
+		n = split(line, w)
+		for (i = 1; i <= n; i++)
+			print w[i]
+		if (last)
+			exit
+	}' "$BASHCOMP"
+}
+
+bash_options() {
+	if [ "$1" = value ]; then
+		bash_list argopts
+	else
+		bash_list opts
+	fi
+}
+
+# zsh: the option names of the _arguments specs, where they stand at the
+# start of a spec, as in '-I+[...]', '(-)--version[...]' or
+# '*'{-a+,--arg-file=}'[...]': after ' { , ) or *, and before [ , } or ';
+# a + or = after the name means the option takes a value.  The names in
+# exclusion lists "(-a --arg-file)" are not taken.
+zsh_options() {
+	grep -v '^[[:space:]]*#' "$ZSHCOMP" | tr ',' '\n' |
+	    grep -oE "(^|[{')*])--?[[:alnum:]][[:alnum:]-]*[+=]?([]}[']|\$)" |
+	    sed -E "s/^[^-]*//; s/[]}[']\$//" |
+	    if [ "$1" = value ]; then
+		sed -n 's/[+=]$//p'
+	    else
+		sed 's/[+=]$//'
+	    fi
+}
+
+# fish: -s X and -l NAME of the `complete -c wspx` lines, descriptions
+# left out; an option takes a value if its line has -r or -x.
+fish_options() {
+	grep -E '^[[:space:]]*complete +-c +wspx ' "$FISHCOMP" |
+	    sed -E 's/ -d "([^"\\]|\\.)*"//; s/ -d '\''[^'\'']*'\''//' |
+	    awk -v want="$1" '{
+		valued = 0
+		for (i = 1; i <= NF; i++)
+			if ($i == "-r" || $i == "-x")
+				valued = 1
+		if (want == "value" && !valued)
+			next
+		for (i = 1; i < NF; i++)
+			if ($i == "-s")
+				print "-" $(i + 1)
+			else if ($i == "-l")
+				print "--" $(i + 1)
+	}'
+}
+
+# fish: the options that take a value as the helper function lists them
+# (for finding where COMMAND starts).
+fish_helper_options() {
+	sed -n '/^function __wspx_value_options/,/^end/p' "$FISHCOMP" |
+	    grep -oE -- '(^|[[:space:]])--?[[:alnum:]][[:alnum:]-]*' |
+	    tr -d ' \t'
+}
+
+# Compare the option names that extractor $2 prints (with argument $3)
+# with those of --help, sorted; on a difference, print it and fail.  $1
+# names the place for the message.
+compare() {
+	help_options "$3" | sort -u > help.list
+	"$2" "$3" | sort -u > other.list
+	if [ ! -s help.list ]; then
+		echo "no options found in wspx --help" >&2
+		return 1
+	fi
+	if ! cmp -s help.list other.list; then
+		echo "the options${3:+ that take a value} differ between" \
+		    "wspx --help and $1:" >&2
+		comm -23 help.list other.list | sed "s|^|  missing in $1: |" >&2
+		comm -13 help.list other.list | sed "s|^|  not in --help: |" >&2
+		return 1
+	fi
+}
+
+@test "--help lists the options the drift checks expect" {
+	help_options > all
+	help_options value > valued
+	grep -qx -- -a all && grep -qx -- --arg-file all
+	grep -qx -- -I all && grep -qx -- --colsep all
+	grep -qx -- --help all
+	grep -qx -- -j valued && grep -qx -- --term-timeout valued
+	run grep -qx -- --null valued
+	[ "$status" -eq 1 ]
+}
+
+@test "wspx(1) documents exactly the options of --help" {
+	compare "man/wspx.1" man_options
+	compare "man/wspx.1" man_options value
+}
+
+@test "the bash completion knows exactly the options of --help" {
+	compare "completions/wspx.bash" bash_options
+	compare "completions/wspx.bash" bash_options value
+}
+
+@test "the zsh completion knows exactly the options of --help" {
+	compare "completions/_wspx" zsh_options
+	compare "completions/_wspx" zsh_options value
+}
+
+@test "the fish completion knows exactly the options of --help" {
+	compare "completions/wspx.fish" fish_options
+	compare "completions/wspx.fish" fish_options value
+	compare "completions/wspx.fish (__wspx_value_options)" \
+	    fish_helper_options value
+}
+
+@test "wspx(1) is clean for mandoc -Tlint -W warning" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	run mandoc -Tlint -W warning "$MAN"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "EXIT STATUS of wspx(1) has the statuses of cmd/run.h" {
+	run_h=$BATS_TEST_DIRNAME/../../cmd/run.h
+	max=$(sed -nE 's/.*EXIT_MAXFAILED = ([0-9]+).*/\1/p' "$run_h")
+	many=$(sed -nE 's/.*EXIT_MANYFAILED = ([0-9]+).*/\1/p' "$run_h")
+	usage=$(sed -nE 's/.*EXIT_USAGE = ([0-9]+).*/\1/p' "$run_h")
+	[ -n "$max" ] && [ -n "$many" ] && [ -n "$usage" ]
+	sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /p' "$MAN" | grep '^\.It' > items
+	cat items
+	grep -qx '\.It 0' items
+	grep -qx "\.It 1\\\\(en$max" items
+	grep -qx "\.It $many" items
+	grep -qx "\.It $usage" items
+	grep -qx '\.It 128 + Ar N' items
+}
+
+@test "the bash completion loads and completes" {
+	bash -n "$BASHCOMP"
+	touch input.txt
+	complete_bash() {
+		bash -c 'source "$1" && shift && COMP_WORDS=("$@") &&
+		    COMP_CWORD=$(($# - 1)) && _wspx &&
+		    printf "%s\n" "${COMPREPLY[@]}"' sh "$BASHCOMP" "$@"
+	}
+	run complete_bash wspx --keep-
+	[ "$output" = --keep-order ]
+	run complete_bash wspx -k -a inp
+	[ "$output" = input.txt ]
+	run complete_bash wspx --shell = inp	# bash splits at '='
+	[ "$output" = input.txt ]
+	run complete_bash wspx -j ''
+	[ -z "$output" ]
+	run complete_bash wspx -kj ''
+	[ -z "$output" ]
+	run complete_bash wspx --term-timeout ''
+	[ -z "$output" ]
+	run complete_bash wspx -j 4 -k ech
+	[[ "$output" == *echo* ]]
+	run complete_bash wspx -- ech
+	[[ "$output" == *echo* ]]
+}
+
+@test "the zsh completion parses" {
+	command -v zsh > /dev/null || skip "zsh is not installed"
+	zsh -n "$ZSHCOMP"
+	[ "$(head -1 "$ZSHCOMP")" = "#compdef wspx" ]
+}
+
+@test "the fish completion loads and completes" {
+	command -v fish > /dev/null || skip "fish is not installed"
+	fish -n "$FISHCOMP"
+	touch input.txt
+	complete_fish() {
+		fish -c 'source $argv[1]; complete -C $argv[2]' "$FISHCOMP" "$1"
+	}
+	run complete_fish 'wspx --keep-'
+	[[ "$output" == --keep-order* ]]
+	run complete_fish 'wspx -a inp'
+	[ "$output" = input.txt ]
+	run complete_fish 'wspx -j '
+	[ -z "$output" ]
+	run complete_fish 'wspx -j 4 -k ech'
+	[[ "$output" == *echo* ]]
+	run complete_fish 'wspx -k echo --kee'
+	[[ "$output" != *--keep-order* ]]
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# Exit status as GNU parallel: 0, the number of failed jobs up to 100, 101
+# for more, 255 for usage errors; a job that cannot start is a failure.
+
+load helper
+
+@test "0 when every job succeeds" {
+	run "$WSPX" true ::: 1 2 3
+	[ "$status" -eq 0 ]
+}
+
+@test "the number of failed jobs, up to 100" {
+	run "$WSPX" 'exit {}' ::: 0 1 2 0 3
+	[ "$status" -eq 3 ]
+	run sh -c 'seq 100 | "$WSPX" false'
+	[ "$status" -eq 100 ]
+}
+
+@test "101 when more than 100 jobs failed" {
+	run sh -c 'seq 150 | "$WSPX" false'
+	[ "$status" -eq 101 ]
+}
+
+@test "a job killed by a signal counts as failed" {
+	run "$WSPX" 'kill -9 $$; : {}' ::: 1
+	[ "$status" -eq 1 ]
+}
+
+@test "a command that cannot start fails with a message naming it" {
+	run "$WSPX" -k ./no-such-program {} ::: a b
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cannot run ./no-such-program a"* ]]
+	[[ "$output" == *"No such file"* ]]
+	touch notexec
+	run "$WSPX" ./notexec ::: a
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot run ./notexec a"*"ermission denied"* ]]
+}
+
+@test "255 for usage errors, with a message naming the option" {
+	run "$WSPX" --no-such-option
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--no-such-option"* ]]
+	run "$WSPX" -n
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"-n"*"needs a value"* ]]
+	run "$WSPX" --dry-run=yes
+	[ "$status" -eq 255 ]
+	run "$WSPX" --term-timeout 3x echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--term-timeout"* ]]
+}

@@ -1,0 +1,65 @@
+# Shared setup for the CLI tests: every test runs $WSPX (default: the
+# wspx built at the top of the tree) in its own temporary directory.
+
+setup() {
+	WSPX=${WSPX:-$BATS_TEST_DIRNAME/../../wspx}
+	case $WSPX in /*) ;; *) WSPX=$PWD/$WSPX ;; esac
+	export WSPX
+	cd "$BATS_TEST_TMPDIR" || exit 1
+}
+
+# Wait until the file $1 exists (a job's marker), at most $2 seconds
+# (default 10); fail the test if it never appears.
+waitfile() {
+	local n=0 max=$((${2:-10} * 100))
+	while [ ! -e "$1" ]; do
+		n=$((n + 1))
+		if [ "$n" -gt "$max" ]; then
+			echo "timed out waiting for $1" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
+# Wait until $1 files match the glob $2, at most 10 seconds.
+waitcount() {
+	local n=0 k
+	while :; do
+		k=$(ls -1 $2 2>/dev/null | wc -l)
+		[ "$k" -ge "$1" ] && return 0
+		n=$((n + 1))
+		if [ "$n" -gt 1000 ]; then
+			echo "timed out: $k of $1 files matching $2" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
+# Succeed if no process with a pid listed in the file $1 is alive.  A
+# zombie is dead: once wspx has exited, its reaper is init.
+allgone() {
+	local p
+	for p in $(cat "$1"); do
+		if kill -0 "$p" 2>/dev/null &&
+		    [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
+			echo "process $p is still alive:" >&2
+			ps -o pid,pgid,stat,args -p "$p" >&2
+			return 1
+		fi
+	done
+}
+
+# Run the command "$@" and print its peak resident set size in KiB.
+maxrss() {
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+
+# Wait for the background process $1 and set $st to its exit status.
+waitstatus() {
+	st=0
+	wait "$1" || st=$?
+}

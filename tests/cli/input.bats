@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# Input sources: stdin lines, -a, ::: and ::::, cross products, -0, -d,
+# --colsep, -n, and the edges (empty input, a last line without newline).
+
+load helper
+
+@test "each stdin line is one job, in order with -j1" {
+	run sh -c 'printf "a\nb c\nd\n" | "$WSPX" -j1 echo X'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'X a\nX b c\nX d')" ]
+}
+
+@test "a last line without a newline is still a job" {
+	run sh -c 'printf "a\nb" | "$WSPX" -k echo'
+	[ "$output" = "$(printf 'a\nb')" ]
+}
+
+@test "an empty line is a job with an empty argument" {
+	printf 'a\n\nb\n' > in
+	run "$WSPX" -k -a in 'printf "[%s]\n"'
+	[ "$output" = "$(printf '[a]\n[]\n[b]')" ]
+}
+
+@test "empty input runs nothing and succeeds" {
+	run sh -c ': | "$WSPX" touch ran'
+	[ "$status" -eq 0 ]
+	[ ! -e ran ]
+	run "$WSPX" touch ran ::: 
+	[ "$status" -eq 0 ]
+	[ ! -e ran ]
+}
+
+@test "::: sources combine as a cross product, the first slowest" {
+	run "$WSPX" -k echo {1}{2} ::: a b ::: 1 2 3
+	[ "$output" = "$(printf 'a1\na2\na3\nb1\nb2\nb3')" ]
+}
+
+@test ":::: FILE and -a FILE read records from files" {
+	printf 'x\ny\n' > f1
+	printf '1\n2\n' > f2
+	run "$WSPX" -k echo {1}-{2} :::: f1 f2
+	[ "$output" = "$(printf 'x-1\nx-2\ny-1\ny-2')" ]
+	run "$WSPX" -k -a f1 echo
+	[ "$output" = "$(printf 'x\ny')" ]
+	run "$WSPX" -k -a f1 -a f2 echo {2}{1}
+	[ "$output" = "$(printf '1x\n2x\n1y\n2y')" ]
+}
+
+@test "a missing input file is an error naming the file" {
+	run "$WSPX" echo :::: no-such-file
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"no-such-file"* ]]
+}
+
+@test "-0 splits input at NUL, keeping newlines inside records" {
+	printf 'one\ntwo\0three\0' > in
+	run "$WSPX" -0 -k -a in 'printf "<%s>\n"'
+	[ "$output" = "$(printf '<one\ntwo>\n<three>')" ]
+}
+
+@test "-d sets the record separator" {
+	run sh -c 'printf "a,b,c" | "$WSPX" -d , -k echo'
+	[ "$output" = "$(printf 'a\nb\nc')" ]
+	run sh -c 'printf "a\tb" | "$WSPX" -d "\\t" -k echo'
+	[ "$output" = "$(printf 'a\nb')" ]
+	run "$WSPX" -d ab echo ::: x
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"-d"* ]]
+}
+
+@test "--colsep splits records into fields {1} {2}" {
+	run sh -c 'printf "a:1\nb:2\n" | "$WSPX" -k --colsep : echo {2}{1}'
+	[ "$output" = "$(printf '1a\n2b')" ]
+	run sh -c 'printf "a  1\n" | "$WSPX" --colsep " +" echo {2}'
+	[ "$output" = "1" ]
+	run "$WSPX" --colsep "(" echo ::: x
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--colsep"* ]]
+}
+
+@test "-n puts N records in each job" {
+	run sh -c 'seq 7 | "$WSPX" -k -n 3 echo'
+	[ "$output" = "$(printf '1 2 3\n4 5 6\n7')" ]
+	run sh -c 'seq 4 | "$WSPX" -k -n 2 echo {2}-{1}'
+	[ "$output" = "$(printf '2-1\n4-3')" ]
+	run "$WSPX" -n 0 echo ::: x
+	[ "$status" -eq 255 ]
+}
+
+@test "input is read lazily: jobs start before the input ends" {
+	mkfifo in
+	"$WSPX" -j2 touch < in > out 2>&1 &
+	exec 7> in
+	echo first >&7
+	waitfile first
+	echo second >&7
+	exec 7>&-
+	wait $!
+	[ -e second ]
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# -j: how many jobs run at once, and its forms N, N%, +N, -N, 0.
+
+load helper
+
+# A job that records the most jobs it saw running at once: it creates
+# run.$1 and counts the run.* files until it has seen $2 (then it creates
+# "release", so that the others stop waiting) or release exists, or 3 s
+# pass; it writes the most it counted to seen.$1 and removes run.$1.
+counter() {
+	cat > count <<'SH'
+#!/bin/sh
+touch run.$1
+max=0 n=0
+while :; do
+	k=$(ls run.* 2>/dev/null | wc -l)
+	[ "$k" -gt "$max" ] && max=$k
+	[ "$k" -ge "$2" ] && touch release
+	if [ -e release ] || [ $n -ge 300 ]; then break; fi
+	sleep 0.01; n=$((n + 1))
+done
+echo "$max" > seen.$1
+rm -f run.$1
+SH
+	chmod +x count
+}
+
+@test "-j N runs N jobs at once, never more" {
+	counter
+	run "$WSPX" -j3 ./count {} 3 ::: 1 2 3 4 5 6
+	[ "$status" -eq 0 ]
+	# three ran at once, never more
+	[ "$(cat seen.* | sort -n | tail -1)" -eq 3 ]
+	[ ! -e run.1 ]
+}
+
+@test "-j1 runs the jobs one after another, in order" {
+	run sh -c 'seq 20 | "$WSPX" -j1 -q sh -c "echo \$0"'
+	[ "$output" = "$(seq 20)" ]
+}
+
+# The most jobs seen running at once with -j $1, expecting $2.
+maxrunning() {
+	rm -f seen.* run.* release
+	"$WSPX" -j "$1" ./count {} "$2" ::: $(seq $(($2 * 2)))
+	cat seen.* | sort -n | tail -1
+}
+
+@test "-j forms: N%, +N, -N, 0" {
+	counter
+	cpus=$(getconf _NPROCESSORS_ONLN)
+	[ "$(maxrunning 0 $cpus)" -eq "$cpus" ]
+	[ "$(maxrunning 100% $cpus)" -eq "$cpus" ]
+	[ "$(maxrunning +2 $((cpus + 2)))" -eq $((cpus + 2)) ]
+	[ "$(maxrunning -100 2)" -eq 1 ]
+	[ "$(maxrunning 50% $(((cpus + 1) / 2)))" -eq $((cpus / 2 > 0 ? cpus / 2 : 1)) ]
+}
+
+@test "bad -j values are usage errors" {
+	for j in x 2x +x 5%% -; do
+		run "$WSPX" -j "$j" echo ::: a
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"-j"* ]]
+	done
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# Output: grouped (default), --line-buffer, -u, -k, --tag, --tagstring; no
+# byte lost and none interleaved, whatever the jobs print.
+
+load helper
+
+# A script printing $2 lines "job $1 line N" (N = 1..$2), 10000 at a time.
+bigjob() {
+	cat > big <<'SH'
+#!/bin/sh
+awk -v j="$1" -v n="$2" 'BEGIN { for (i = 1; i <= n; i++) print "job " j " line " i }'
+SH
+	chmod +x big
+}
+
+@test "large outputs of concurrent jobs arrive whole and ungarbled" {
+	bigjob
+	run sh -c '"$WSPX" -j8 ./big {} 100000 ::: 1 2 3 4 5 6 7 8 > out'
+	[ "$status" -eq 0 ]
+	# byte for byte: the same as running the jobs one by one
+	for j in 1 2 3 4 5 6 7 8; do ./big $j 100000; done | sort > want
+	sort out | cmp - want
+	# grouped: each job's lines are contiguous and in order
+	[ "$(awk '{print $2}' out | uniq | wc -l)" -eq 8 ]
+	awk '{ if ($2 == last && $4 != n + 1) exit 1; last = $2; n = $4 }' out
+}
+
+@test "a job's stdout comes whole, then its stderr" {
+	run "$WSPX" -j2 'echo out1; echo err1 >&2; echo out2; echo err2 >&2; : {}' ::: x
+	[ "$output" = "$(printf 'out1\nout2\nerr1\nerr2')" ]
+}
+
+@test "memory stays bounded: large output spills to a file" {
+	bigjob
+	# 4 jobs, 30 MB of output each: held in memory it would show
+	kib=$(maxrss sh -c '"$WSPX" -j4 ./big {} 1500000 ::: 1 2 3 4 > out')
+	echo "peak RSS $kib KiB" >&3
+	[ "$kib" -lt 30000 ]
+	[ "$(wc -l < out)" -eq 6000000 ]
+	[ "$(awk '{print $2}' out | uniq | wc -l)" -eq 4 ]
+}
+
+# Job a starts a line, waits until job b has printed a whole line, then
+# ends its own line.
+halflines() {
+	cat > half <<'SH'
+#!/bin/sh
+if [ "$1" = a ]; then
+	printf AAAA; touch astarted
+	while [ ! -e b ]; do sleep 0.01; done
+	printf 'AAAA\n'
+else
+	while [ ! -e astarted ]; do sleep 0.01; done
+	printf 'BBBB\n'; touch b
+fi
+SH
+	chmod +x half
+}
+
+@test "--line-buffer prints whole lines as they come" {
+	halflines
+	run "$WSPX" -j2 --line-buffer ./half ::: a b
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'BBBB\nAAAAAAAA')" ]
+}
+
+@test "-u lets jobs write directly (their lines may interleave)" {
+	halflines
+	run "$WSPX" -j2 -u ./half ::: a b
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'AAAABBBB\nAAAA')" ]
+}
+
+@test "-k prints output in input order" {
+	# each job waits for the next one to finish: they end in reverse
+	cat > rev <<'SH'
+#!/bin/sh
+[ "$1" = 5 ] || while [ ! -e done.$(($1 + 1)) ]; do sleep 0.01; done
+echo "$1"; touch done.$1
+SH
+	chmod +x rev
+	run "$WSPX" -j5 -k ./rev ::: 1 2 3 4 5
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '1\n2\n3\n4\n5')" ]
+}
+
+@test "-k streams the oldest job's output live" {
+	cat > live <<'SH'
+#!/bin/sh
+if [ "$1" = 1 ]; then
+	echo first; while [ ! -e go ]; do sleep 0.01; done; echo last
+else
+	echo second
+fi
+SH
+	chmod +x live
+	mkfifo out
+	"$WSPX" -j2 -k ./live ::: 1 2 > out &
+	exec 7< out
+	read -r line <&7
+	[ "$line" = first ]	# printed while job 1 still runs
+	touch go
+	read -r line <&7
+	[ "$line" = last ]
+	read -r line <&7
+	[ "$line" = second ]
+	exec 7<&-
+	wait $!
+}
+
+@test "--tag and --tagstring put a tag before each line" {
+	run "$WSPX" -k --tag 'echo x; echo y; : {}' ::: a b
+	[ "$output" = "$(printf 'a\tx\na\ty\nb\tx\nb\ty')" ]
+	run "$WSPX" -k --tagstring '[{#}:{}]' echo hi ::: a
+	[ "$output" = "$(printf '[1:a]\thi a')" ]
+	run "$WSPX" -k --tag 'printf "no newline"; : {}' ::: a
+	[ "$output" = "$(printf 'a\tno newline')" ]
+}
+
+@test "-u with -k is a usage error" {
+	run "$WSPX" -u -k echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"-u and -k"* ]]
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bats
+# A reader that goes away: `wspx ... | head -1` stops wspx cleanly.
+
+load helper
+
+@test "| head -1 stops wspx quickly, without error messages" {
+	t0=$(date +%s)
+	seq 100000 | "$WSPX" -j4 'echo {}; echo {} >> ran' 2> err | head -1 > first
+	t=$(($(date +%s) - t0))
+	[ "$(wc -l < first)" -eq 1 ]
+	[ ! -s err ]
+	[ "$(wc -l < ran)" -lt 50000 ]
+	[ "$t" -lt 30 ]
+}
+
+@test "wspx dies of SIGPIPE when its reader goes away" {
+	run bash -c 'seq 100000 | "$WSPX" -j2 echo | head -1 > /dev/null; echo "${PIPESTATUS[1]}"'
+	[ "$output" = 141 ]
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# Input can never inject shell syntax: values put into a shell command are
+# quoted for that shell; commands with no shell syntax run without one.
+
+load helper
+
+# A program that prints each argument on a line of its own.
+printargs() {
+	printf '#!/bin/sh\nfor a; do printf "%%s\\n" "$a"; done\n' > printargs
+	chmod +x printargs
+}
+
+hostile() {
+	printf '%s\n' '$(touch pwned1)' '`touch pwned2`' "'; touch pwned3; '" \
+	    '"; touch pwned4; "' 'a b' '*' '$HOME' '\' 'x;touch pwned5' \
+	    '-n' '' > hostile
+}
+
+@test "hostile input is passed literally when run without a shell" {
+	hostile
+	printargs
+	run "$WSPX" -k -a hostile ./printargs
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat hostile)" ]
+	[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]
+	[ ! -e pwned4 ] && [ ! -e pwned5 ]
+}
+
+@test "hostile input is quoted when the command needs a shell" {
+	hostile
+	run "$WSPX" -k -a hostile 'printf "%s\n" {} | cat'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat hostile)" ]
+	[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]
+	[ ! -e pwned4 ] && [ ! -e pwned5 ]
+}
+
+@test "newlines in -0 input stay inside one argument" {
+	printf 'two\nlines\0$(touch pwned)\nx\0' > in
+	run "$WSPX" -0 -k -a in 'printf "<%s>\n" {} | cat'
+	[ "$output" = "$(printf '<two\nlines>\n<$(touch pwned)\nx>')" ]
+	[ ! -e pwned ]
+}
+
+@test "quoting follows the shell: bash, dash, and fish or csh if present" {
+	hostile
+	for sh in bash dash fish csh tcsh; do
+		path=$(command -v $sh) || continue
+		run "$WSPX" -k --shell "$path" -a hostile 'printf "%s\n" {} | cat'
+		[ "$status" -eq 0 ]
+		[ "$output" = "$(cat hostile)" ]
+		[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]
+	done
+}
+
+@test "a command with no shell syntax runs without a shell" {
+	printargs
+	run env SHELL=/no/such/shell "$WSPX" -k ./printargs {} x ::: "a b"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'a b\nx')" ]
+	run env SHELL=/no/such/shell "$WSPX" 'echo {} | cat' ::: x
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot run"* ]]
+	run "$WSPX" --dry-run echo {} ::: "a b"
+	[ "$output" = "echo 'a b'" ]
+}
+
+@test "a command with shell syntax runs under \$SHELL or --shell" {
+	run env SHELL=/bin/bash "$WSPX" 'echo $BASH_VERSION {} | grep -c .' ::: x
+	[ "$output" = "1" ]
+	printf '#!/bin/sh\necho "fake shell: $2"\n' > fakesh
+	chmod +x fakesh
+	run "$WSPX" --shell ./fakesh 'echo {} | cat' ::: x
+	[ "$output" = "fake shell: echo x | cat" ]
+}
+
+@test "each input line with no COMMAND is a whole command" {
+	printf 'echo one\necho two && echo three\nprintf "%%s\\n" "quoted words"\n' > cmds
+	run "$WSPX" -k -a cmds
+	[ "$output" = "$(printf 'one\ntwo\nthree\nquoted words')" ]
+}

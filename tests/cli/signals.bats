@@ -1,0 +1,126 @@
+#!/usr/bin/env bats
+# Signals: the first SIGINT, SIGTERM or SIGHUP starts nothing new and sends
+# that signal exactly once to each running job's process group; SIGKILL
+# follows after --term-timeout, or at once on a second signal; wspx then
+# exits 128+signal, and no job, grandchild or zombie is left.
+
+load helper
+
+# A job that logs each INT or TERM it gets to sig.$1, starts a grandchild in
+# its group (a background sleep, which ignores SIGINT as sh sets it up),
+# and waits.  With $2 = ignore it ignores INT and TERM itself.
+mkjob() {
+	cat > job <<'SH'
+#!/bin/sh
+echo $$ >> pids
+if [ "$2" = ignore ]; then
+	trap 'echo INT >> sig.$1' INT
+	trap 'echo TERM >> sig.$1' TERM
+else
+	trap 'echo INT >> sig.$1; exit 1' INT
+	trap 'echo TERM >> sig.$1; exit 1' TERM
+fi
+sleep 1000 &
+echo $! >> pids
+touch started.$1
+while :; do wait; done
+SH
+	chmod +x job
+}
+
+# Start wspx in a session of its own (so that its process group can get
+# the terminal's signal), with the given arguments; sets $pid.
+start() {
+	setsid "$WSPX" "$@" > out 2> err &
+	pid=$!
+}
+
+@test "the terminal's SIGINT reaches each job once, through wspx" {
+	mkjob
+	start -j3 --term-timeout 0.3s ./job {} ::: 1 2 3
+	waitcount 3 'started.*'
+	kill -INT -- -$pid	# the whole foreground group, as Ctrl-C does
+	waitstatus $pid
+	[ "$st" -eq 130 ]
+	for j in 1 2 3; do
+		[ "$(cat sig.$j)" = INT ]
+	done
+	allgone pids
+}
+
+@test "SIGTERM to wspx: jobs get SIGTERM once, wspx exits 143" {
+	mkjob
+	start -j2 --term-timeout 0.3s ./job {} ::: 1 2
+	waitcount 2 'started.*'
+	kill -TERM $pid
+	waitstatus $pid
+	[ "$st" -eq 143 ]
+	[ "$(cat sig.1)" = TERM ] && [ "$(cat sig.2)" = TERM ]
+	allgone pids
+}
+
+@test "SIGHUP: exit 129" {
+	mkjob
+	start -j1 --term-timeout 0.3s ./job {} ::: 1
+	waitfile started.1
+	kill -HUP $pid
+	waitstatus $pid
+	[ "$st" -eq 129 ]
+	allgone pids
+}
+
+@test "jobs that ignore the signal get SIGKILL after --term-timeout" {
+	mkjob
+	start -j2 --term-timeout 0.5s ./job {} ignore ::: 1 2
+	waitcount 2 'started.*'
+	t0=$(date +%s%N)
+	kill -INT $pid
+	waitstatus $pid
+	t=$((($(date +%s%N) - t0) / 1000000))
+	[ "$st" -eq 130 ]
+	[ "$t" -ge 400 ] && [ "$t" -lt 5000 ]
+	[ "$(cat sig.1)" = INT ] && [ "$(cat sig.2)" = INT ]
+	allgone pids
+}
+
+@test "a second SIGINT kills at once" {
+	mkjob
+	start -j2 --term-timeout 60s ./job {} ignore ::: 1 2
+	waitcount 2 'started.*'
+	kill -INT $pid
+	until [ -s sig.1 ] && [ -s sig.2 ]; do sleep 0.01; done
+	t0=$(date +%s%N)
+	kill -INT $pid
+	waitstatus $pid
+	t=$((($(date +%s%N) - t0) / 1000000))
+	[ "$st" -eq 130 ]
+	[ "$t" -lt 5000 ]
+	[ "$(cat sig.1)" = INT ]	# one forwarded signal, then SIGKILL
+	allgone pids
+}
+
+@test "no job starts after the signal" {
+	mkjob
+	start -j1 --term-timeout 0.3s ./job {} ::: 1 2 3 4 5
+	waitfile started.1
+	kill -TERM $pid
+	waitstatus $pid
+	[ "$st" -eq 143 ]
+	[ "$(ls started.* | wc -l)" -eq 1 ]
+	allgone pids
+}
+
+@test "a signal while the input is still being read stops the reading" {
+	mkjob
+	mkfifo in
+	setsid "$WSPX" -j1 --term-timeout 0.3s ./job {} < in > out 2> err &
+	pid=$!
+	exec 7> in
+	echo 1 >&7
+	waitfile started.1
+	kill -INT $pid
+	waitstatus $pid
+	exec 7>&-
+	[ "$st" -eq 130 ]
+	allgone pids
+}
