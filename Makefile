@@ -41,7 +41,7 @@ UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking
 EXAMPLES = examples/forkjoin
 
-all: wspx libwspx.a libwspx.so wspx.pc
+all: wspx libwspx.a libwspx.so
 
 .c.o:
 	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
@@ -62,11 +62,6 @@ libwspx.so: $(LIBPIC) lib/libwspx.map
 	$(CC) $(ALL_CFLAGS) -shared -o $@ -Wl,-soname,libwspx.so.0 \
 	    -Wl,--version-script=lib/libwspx.map $(LIBPIC) $(ALL_LDFLAGS)
 
-wspx.pc: lib/wspx.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    lib/wspx.pc.in > $@
-
 # Unit tests, examples and the benchmark: one program per source, linked
 # to libwspx.a.
 .c:
@@ -74,8 +69,10 @@ wspx.pc: lib/wspx.pc.in Makefile
 $(UNIT): tests/unit/test.h $(LIBHDR) libwspx.a
 $(EXAMPLES) tests/bench/bench_wspx: lib/wspx.h libwspx.a
 
-# The README's first command: build and run the bundled example.
-example: examples/forkjoin
+# The README's first command: build and run the bundled examples: a list
+# of commands run by wspx, and a program using libwspx.
+example: wspx examples/forkjoin
+	./wspx -k < examples/commands.txt
 	./examples/forkjoin
 
 check: check-unit check-examples check-symbols check-headers check-model \
@@ -141,23 +138,41 @@ bench:
 	    $(ANCHORS)/runtimes/run.sh
 
 install: all
-	mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
-	    $(DESTDIR)$(MANDIR)/man3
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(DATADIR)/bash-completion/completions \
+	    $(DESTDIR)$(DATADIR)/zsh/site-functions \
+	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+	cp -f wspx $(DESTDIR)$(BINDIR)/wspx
 	cp -f libwspx.a $(DESTDIR)$(LIBDIR)/libwspx.a
 	cp -f libwspx.so $(DESTDIR)$(LIBDIR)/libwspx.so.0
 	ln -sf libwspx.so.0 $(DESTDIR)$(LIBDIR)/libwspx.so
 	cp -f lib/wspx.h $(DESTDIR)$(INCLUDEDIR)/wspx.h
-	cp -f wspx.pc $(DESTDIR)$(LIBDIR)/pkgconfig/wspx.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    lib/wspx.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wspx.pc
+	cp -f man/wspx.1 $(DESTDIR)$(MANDIR)/man1/wspx.1
 	cp -f man/libwspx.3 $(DESTDIR)$(MANDIR)/man3/libwspx.3
+	cp -f completions/wspx.bash \
+	    $(DESTDIR)$(DATADIR)/bash-completion/completions/wspx
+	cp -f completions/_wspx $(DESTDIR)$(DATADIR)/zsh/site-functions/_wspx
+	cp -f completions/wspx.fish \
+	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wspx.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(LIBDIR)/libwspx.a $(DESTDIR)$(LIBDIR)/libwspx.so.0 \
-	    $(DESTDIR)$(LIBDIR)/libwspx.so $(DESTDIR)$(INCLUDEDIR)/wspx.h \
+	rm -f $(DESTDIR)$(BINDIR)/wspx $(DESTDIR)$(LIBDIR)/libwspx.a \
+	    $(DESTDIR)$(LIBDIR)/libwspx.so.0 $(DESTDIR)$(LIBDIR)/libwspx.so \
+	    $(DESTDIR)$(INCLUDEDIR)/wspx.h \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/wspx.pc \
-	    $(DESTDIR)$(MANDIR)/man3/libwspx.3
+	    $(DESTDIR)$(MANDIR)/man1/wspx.1 \
+	    $(DESTDIR)$(MANDIR)/man3/libwspx.3 \
+	    $(DESTDIR)$(DATADIR)/bash-completion/completions/wspx \
+	    $(DESTDIR)$(DATADIR)/zsh/site-functions/_wspx \
+	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wspx.fish
 
 clean:
-	rm -f wspx libwspx.a libwspx.so wspx.pc $(LIBOBJ) $(LIBPIC) $(CMDOBJ) \
+	rm -f wspx libwspx.a libwspx.so $(LIBOBJ) $(LIBPIC) $(CMDOBJ) \
 	    $(UNIT) \
 	    $(EXAMPLES) tests/bench/bench_wspx
 	rm -rf tests/model.out

@@ -40,6 +40,7 @@ struct input {
 	size_t nsrc;
 	char *first;		/* the first source's current record */
 	bool started, done;
+	bool failed;		/* a read failed */
 	struct buf rec;		/* a record being assembled */
 };
 
@@ -87,8 +88,10 @@ fill(struct input *in, struct source *s)
 		if (n == 0 || (errno != EINTR && errno != EAGAIN))
 			break;
 	}
-	if (n < 0)
+	if (n < 0) {
 		warn("%s:", s->name);
+		in->failed = true;
+	}
 	if (s->fd != STDIN_FILENO)
 		close(s->fd);
 	s->fd = -1;
@@ -262,6 +265,12 @@ input_next(struct input *in, struct args *a)
 	a->n = n;
 	free(words.s);
 	return 1;
+}
+
+bool
+input_failed(const struct input *in)
+{
+	return in->failed;
 }
 
 bool

@@ -47,6 +47,10 @@ void input_close(struct input *in);
  * readable).  Reads only as much as it needs. */
 int input_next(struct input *in, struct args *a);
 
+/* Whether reading an input failed (the error was reported): the input
+ * then ended early. */
+bool input_failed(const struct input *in);
+
 /* Whether the next input_next() can return without waiting for input. */
 bool input_ready(struct input *in);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "template.h"
 #include "util.h"
 #include "wspx.h"
 
@@ -38,7 +39,7 @@ static const struct option {
 	{ '0', "null", NULL, O_NULL, "input records end with NUL, not "
 	    "newline" },
 	{ 'd', "delimiter", "CHAR", O_DELIM, "input records end with CHAR "
-	    "(\\n \\t \\0 allowed)" },
+	    "(or \\n \\t \\0 \\r \\\\)" },
 	{ 0, "colsep", "REGEX", O_COLSEP, "split records into fields {1} {2} "
 	    "... at REGEX" },
 	{ 'n', "max-args", "N", O_MAXARGS, "put N input records in each job" },
@@ -166,7 +167,8 @@ parsedelim(const char *s)
 	return 0;
 }
 
-/* A duration: a decimal number of seconds, or with ms, s, m or h. */
+/* A duration: a decimal number of seconds, or with ms, s, m or h; at
+ * most a day. */
 static double
 parseduration(const char *opt, const char *s)
 {
@@ -175,8 +177,10 @@ parseduration(const char *opt, const char *s)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s || errno != 0 || v < 0)
-		badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
+	if (end == s || errno != 0 || strspn(s, "0123456789.") !=
+	    (size_t)(end - s) || v > 86400)
+		badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m; at "
+		    "most a day)");
 	if (strcmp(end, "ms") == 0)
 		return v / 1000;
 	if (*end == '\0' || strcmp(end, "s") == 0)
@@ -368,6 +372,27 @@ parsecommand(struct config *c, int argc, char **argv, int i)
 }
 
 static void
+conflict(const char *what, const char *why)
+{
+	fprintf(stderr, "wspx: %s cannot be combined: %s\n(see wspx "
+	    "--help)\n", what, why);
+	exit(EXIT_USAGE);
+}
+
+/* The shell for command lines: $SHELL if wspx knows how to quote for it,
+ * else /bin/sh (quoting for a shell it does not know could let input
+ * inject code). */
+static const char *
+usershell(void)
+{
+	const char *e = getenv("SHELL");
+
+	if (e == NULL || *e == '\0' || !shell_known(e))
+		return "/bin/sh";
+	return e;
+}
+
+static void
 defaults(struct config *c)
 {
 	const char *e;
@@ -379,8 +404,7 @@ defaults(struct config *c)
 	c->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	c->mode = WSPX_OUT_GROUP;
 	c->termtimeout = 2;
-	c->shell = (e = getenv("SHELL")) != NULL && *e != '\0' ? e :
-	    "/bin/sh";
+	c->shell = usershell();
 	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
 }
 
@@ -392,11 +416,11 @@ main(int argc, char **argv)
 
 	defaults(&c);
 	parsecommand(&c, argc, argv, parseoptions(&c, argc, argv));
-	if (c.mode == WSPX_OUT_UNGROUP && c.keep) {
-		fprintf(stderr, "wspx: -u and -k cannot be combined: ungrouped "
-		    "output has no order\n(see wspx --help)\n");
-		exit(EXIT_USAGE);
-	}
+	if (c.mode == WSPX_OUT_UNGROUP && c.keep)
+		conflict("-u and -k", "ungrouped output has no order");
+	if (c.mode == WSPX_OUT_UNGROUP && (c.tag || c.tagstring != NULL))
+		conflict("-u and --tag or --tagstring", "ungrouped output "
+		    "cannot be tagged");
 	if (c.nsrc == 0)
 		addsource(&c, SRC_FILE, "-");
 	status = run(&c);

@@ -5,7 +5,12 @@
  * count each result; a signal thread turns SIGINT, SIGTERM and SIGHUP into
  * a stop of the executor.
  *
- * Stopping.  The first SIGINT, SIGTERM or SIGHUP stops the reading, starts
+ * Job control.  Jobs have process groups of their own, so a terminal's
+ * Ctrl-Z (SIGTSTP) reaches wspx only: wspx passes it to every running
+ * job's group, stops itself, and once continued sends them SIGCONT.
+ *
+ * Stopping.  The first SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the
+ * reading, starts
  * no new job and sends that signal once to every running job's process
  * group; after --term-timeout, or at a second such signal, whatever still
  * runs gets SIGKILL.  When every job has been reaped wspx re-raises the
@@ -203,6 +208,9 @@ handled(sigset_t *set)
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
 	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGTSTP);
+	sigaddset(set, SIGCONT);	/* blocked, it still continues us */
 	sigaddset(set, SIGUSR2);	/* a request from this process */
 }
 
@@ -255,6 +263,28 @@ waitsig(const sigset_t *set, double deadline)
 	return sig;
 }
 
+/* Ctrl-Z: stop the jobs and wspx; when wspx is continued, so are they.
+ * kill() may return before the stop has reached this thread, so the jobs
+ * are continued only once a SIGCONT has come (an earlier one, pending
+ * from a continue with no stop, is discarded first). */
+static void
+suspend(struct run *r)
+{
+	struct timespec now = { 0, 0 };
+	sigset_t cont;
+	int sig;
+
+	sigemptyset(&cont);
+	sigaddset(&cont, SIGCONT);
+	while (sigtimedwait(&cont, NULL, &now) == SIGCONT)
+		;
+	wspx__exec_suspend(r->x, true);
+	kill(getpid(), SIGSTOP);
+	while (sigwait(&cont, &sig) != 0)
+		;
+	wspx__exec_suspend(r->x, false);
+}
+
 static void *
 sigmain(void *arg)
 {
@@ -273,6 +303,12 @@ sigmain(void *arg)
 			return NULL;
 		if (sig == SIGUSR2 && (stopped || !atomic_load_explicit(
 		    &r->epipe, memory_order_acquire)))
+			continue;
+		if (sig == SIGTSTP) {
+			suspend(r);
+			continue;
+		}
+		if (sig == SIGCONT)	/* continued with no stop of ours */
 			continue;
 		if (!stopped) {
 			if (sig == SIGUSR2)	/* stdout closed */
@@ -397,14 +433,15 @@ run(struct config *c)
 	struct input *in;
 	sigset_t set;
 	int devnull, sig;
+	bool inputfailed;
 
 	memset(&r, 0, sizeof(r));
 	r.c = c;
 	r.kind = shell_kind(c->shell);
 	r.cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
-	    c->plain, c->quote) : NULL;
-	r.tag = c->tagstring != NULL ? template_new((char **)&c->tagstring, 1,
-	    NULL, false) : NULL;
+	    c->plain, c->quote, true) : NULL;
+	r.tag = c->tagstring != NULL && *c->tagstring != '\0' ?
+	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
 	handled(&set);
 	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &set, NULL));
 	signal(SIGPIPE, SIG_IGN);
@@ -418,6 +455,7 @@ run(struct config *c)
 	startexec(&r, &pool, &bp, devnull);
 	WSPX_MUST(pthread_create(&r.sigthread, NULL, sigmain, &r));
 	readloop(&r, in);
+	inputfailed = input_failed(in);
 	wspx__exec_wait(r.x);
 	/* release: before the nudge; pairs with the acquire in sigmain. */
 	atomic_store_explicit(&r.quit, true, memory_order_release);
@@ -435,5 +473,5 @@ run(struct config *c)
 	close(r.wake[1]);
 	if ((sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed)))
 		reraise(sig);
-	return exitstatus(&r);
+	return inputfailed ? EXIT_USAGE : exitstatus(&r);
 }

@@ -145,17 +145,47 @@ line_argv(const char *line)
 	return argv;
 }
 
+/* The shells by name (a version suffix such as bash5 is allowed). */
+static const struct {
+	const char *name;
+	enum shellkind kind;
+} shells[] = { { "sh", SHELL_POSIX }, { "bash", SHELL_POSIX },
+    { "dash", SHELL_POSIX }, { "ash", SHELL_POSIX }, { "ksh", SHELL_POSIX },
+    { "mksh", SHELL_POSIX }, { "pdksh", SHELL_POSIX },
+    { "oksh", SHELL_POSIX }, { "loksh", SHELL_POSIX },
+    { "zsh", SHELL_POSIX }, { "yash", SHELL_POSIX }, { "posh", SHELL_POSIX },
+    { "busybox", SHELL_POSIX }, { "fish", SHELL_FISH },
+    { "csh", SHELL_CSH }, { "tcsh", SHELL_CSH } };
+
+/* The entry for the shell at path, or -1. */
+static int
+findshell(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t i, n;
+
+	base = base != NULL ? base + 1 : path;
+	for (i = 0; i < sizeof(shells) / sizeof(shells[0]); i++) {
+		n = strlen(shells[i].name);
+		if (strncmp(base, shells[i].name, n) == 0 &&
+		    strspn(base + n, "0123456789.-") == strlen(base + n))
+			return (int)i;
+	}
+	return -1;
+}
+
 enum shellkind
 shell_kind(const char *path)
 {
-	const char *base = strrchr(path, '/');
+	int i = findshell(path);
 
-	base = base != NULL ? base + 1 : path;
-	if (strcmp(base, "fish") == 0)
-		return SHELL_FISH;
-	if (strcmp(base, "csh") == 0 || strcmp(base, "tcsh") == 0)
-		return SHELL_CSH;
-	return SHELL_POSIX;
+	return i >= 0 ? shells[i].kind : SHELL_POSIX;
+}
+
+bool
+shell_known(const char *path)
+{
+	return findshell(path) >= 0;
 }
 
 void
@@ -314,7 +344,8 @@ parse(struct template *t, const char *text, const char *plain, bool whole)
 }
 
 struct template *
-template_new(char *const *words, size_t n, const char *plain, bool quoted)
+template_new(char *const *words, size_t n, const char *plain, bool quoted,
+    bool append)
 {
 	struct template *t = xcalloc(1, sizeof(*t));
 	struct token tok = { REPL, NULL, 0, WHOLE };
@@ -339,7 +370,7 @@ template_new(char *const *words, size_t n, const char *plain, bool quoted)
 		template_free(t);
 		return NULL;
 	}
-	if (!repl) {
+	if (!repl && append) {
 		pushtext(t, " ", 1, false);
 		push(t, tok);
 	}

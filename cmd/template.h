@@ -28,10 +28,10 @@ struct template;
 /* Parse COMMAND's n words.  Unless quoted they are joined by spaces into
  * one command line, as GNU parallel does; with quoted (-q) each word stays
  * one argument and no shell is used.  plain replaces "{}" as the string for
- * the whole argument (-I), or is NULL.  If there is no replacement string,
- * " {}" is appended.  Returns NULL if there are no words. */
+ * the whole argument (-I), or is NULL.  With append, " {}" is added if
+ * there is no replacement string.  Returns NULL if there are no words. */
 struct template *template_new(char *const *words, size_t n,
-    const char *plain, bool quoted);
+    const char *plain, bool quoted, bool append);
 
 void template_free(struct template *t);
 
@@ -58,8 +58,12 @@ bool line_needs_shell(const char *line);
  * freed with one free(). */
 char **line_argv(const char *line);
 
-/* The shell kind of the shell at path. */
+/* The shell kind of the shell at path: by its name; unknown names are
+ * taken for POSIX shells. */
 enum shellkind shell_kind(const char *path);
+
+/* Whether the shell at path is one whose quoting wspx knows. */
+bool shell_known(const char *path);
 
 /* argv as one line, each word quoted for a POSIX shell if it needs it, for
  * -v and --dry-run. */

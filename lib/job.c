@@ -22,7 +22,9 @@
  * whether that job's group was signalled; the stopper signals under it and
  * so does the runner, right after registering a new pid, if a stop came
  * first.  Whichever takes the mutex second sees the other's write, so every
- * running job's group gets the stop signal exactly once.  The runner clears
+ * running job's group gets the stop signal exactly once.  The runner holds
+ * the mutex across the spawn too, so no child exists unregistered while a
+ * stopper walks the slots.  The runner clears
  * the pid under the same mutex after the child has ended but before reaping
  * it: until reaped, the pid and the group id cannot be reused, so a signal
  * never reaches an unrelated process.
@@ -71,6 +73,7 @@ struct wspx__exec {
 	struct slot *slots;	/* slots[i] is slot i + 1 */
 	_Atomic(int) stopsig;	/* 0, or the signal of the first stop */
 	_Atomic(bool) killing;	/* SIGKILL whatever runs */
+	_Atomic(bool) suspended; /* SIGTSTP whatever starts */
 };
 
 static void dispatch(struct wspx_worker *w, struct wspx_job *wj);
@@ -171,6 +174,7 @@ wspx__exec_new(struct wspx__exec **out, const struct wspx__exec_opts *o)
 	x->dispatcher.run = dispatch;
 	atomic_init(&x->stopsig, 0);
 	atomic_init(&x->killing, false);
+	atomic_init(&x->suspended, false);
 	*out = x;
 	return 0;
 }
@@ -380,6 +384,8 @@ stopslot(struct wspx__exec *x, struct slot *s)
 
 	if (s->pid == 0)
 		return;
+	if (atomic_load_explicit(&x->suspended, memory_order_relaxed))
+		wspx__proc_signal_group(s->pid, SIGTSTP);
 	if (atomic_load_explicit(&x->killing, memory_order_relaxed))
 		wspx__proc_signal_group(s->pid, SIGKILL);
 	else if (sig != 0 && !s->signalled) {
@@ -406,6 +412,23 @@ wspx__exec_stop(struct wspx__exec *x, int sig)
 	for (i = 0; i < x->o.slots; i++) {
 		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
 		stopslot(x, &x->slots[i]);
+		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
+	}
+}
+
+void
+wspx__exec_suspend(struct wspx__exec *x, bool on)
+{
+	int sig = on ? SIGTSTP : SIGCONT;
+	unsigned i;
+
+	/* relaxed: ordered by the slot locks, as for a stop (see the top of
+	 * the file): a job registering after this sees it. */
+	atomic_store_explicit(&x->suspended, on, memory_order_relaxed);
+	for (i = 0; i < x->o.slots; i++) {
+		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
+		if (x->slots[i].pid != 0)
+			wspx__proc_signal_group(x->slots[i].pid, sig);
 		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
 	}
 }
@@ -487,8 +510,15 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 	spec.in_fd = x->o.in_fd;
 	spec.out_fd = capture ? p[0][1] : wspx__output_fd(o, 1);
 	spec.err_fd = capture ? p[1][1] : wspx__output_fd(o, 2);
-	if (rc == 0)
-		rc = wspx__proc_spawn(&spec, pid);
+	/* Spawn and register under the slot's lock: a stop or suspend that
+	 * walks the slots waits for it, so it never misses a child that
+	 * exists but is not registered yet. */
+	WSPX_MUST(pthread_mutex_lock(&s->lock));
+	if (rc == 0 && (rc = wspx__proc_spawn(&spec, pid)) == 0) {
+		s->pid = *pid;
+		stopslot(x, s);
+	}
+	WSPX_MUST(pthread_mutex_unlock(&s->lock));
 	for (i = 0; i < 2; i++) {
 		if (p[i][1] >= 0)
 			close(p[i][1]);
@@ -496,12 +526,6 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 			close(p[i][0]);
 		pf[i].fd = rc == 0 ? p[i][0] : -1;
 		pf[i].events = POLLIN;
-	}
-	if (rc == 0) {
-		WSPX_MUST(pthread_mutex_lock(&s->lock));
-		s->pid = *pid;
-		stopslot(x, s);
-		WSPX_MUST(pthread_mutex_unlock(&s->lock));
 	}
 	return rc;
 }

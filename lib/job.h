@@ -109,6 +109,11 @@ void wspx__exec_wait(struct wspx__exec *x);
  * be.  Any thread, any number of times. */
 void wspx__exec_stop(struct wspx__exec *x, int sig);
 
+/* Job control: with on, stop every running job's process group with
+ * SIGTSTP, and any job that starts while suspended too; with !on, send
+ * SIGCONT to them.  Any thread. */
+void wspx__exec_suspend(struct wspx__exec *x, bool on);
+
 /* Jobs submitted and not yet finished; any thread. */
 size_t wspx__exec_inflight(struct wspx__exec *x);
 

@@ -56,6 +56,28 @@ man_options() {
 	}' "$MAN"
 }
 
+# wspx(1)'s SYNOPSIS: ".Op Fl 0hkquv" (flags bundled), ".Op Fl a Ar file",
+# ".Op Fl -arg-file Ar file"; the end of options, "Fl \-", is left out.
+synopsis_options() {
+	awk -v want="$1" '
+	/^\.Sh / { insyn = $2 == "SYNOPSIS" }
+	insyn && /^\.Op Fl / {
+		w = $3
+		if (w == "\\-")
+			next
+		if (want == "value" && $0 !~ / Ar /)
+			next
+		if (w ~ /^\\?-/) {
+			sub(/^\\/, "", w)
+			print "-" w
+		} else {
+			n = split(w, c, "")
+			for (i = 1; i <= n; i++)
+				print "-" c[i]
+		}
+	}' "$MAN"
+}
+
 # bash: the words of the single-quoted list assigned to the local variable
 # $2 (opts: every option; argopts: those that take a value).
 bash_list() {
@@ -162,6 +184,11 @@ compare() {
 @test "wspx(1) documents exactly the options of --help" {
 	compare "man/wspx.1" man_options
 	compare "man/wspx.1" man_options value
+}
+
+@test "the SYNOPSIS of wspx(1) lists exactly the options of --help" {
+	compare "man/wspx.1 SYNOPSIS" synopsis_options
+	compare "man/wspx.1 SYNOPSIS" synopsis_options value
 }
 
 @test "the bash completion knows exactly the options of --help" {

@@ -46,7 +46,9 @@ load helper
 	[[ "$output" == *"-n"*"needs a value"* ]]
 	run "$WSPX" --dry-run=yes
 	[ "$status" -eq 255 ]
-	run "$WSPX" --term-timeout 3x echo ::: a
-	[ "$status" -eq 255 ]
-	[[ "$output" == *"--term-timeout"* ]]
+	for d in 3x inf nan 0x10 -1 1e3 100000; do
+		run "$WSPX" --term-timeout $d echo ::: a
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--term-timeout"* ]]
+	done
 }

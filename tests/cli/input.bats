@@ -46,10 +46,14 @@ load helper
 	[ "$output" = "$(printf '1x\n2x\n1y\n2y')" ]
 }
 
-@test "a missing input file is an error naming the file" {
+@test "a missing or unreadable input file is an error naming the file" {
 	run "$WSPX" echo :::: no-such-file
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"no-such-file"* ]]
+	mkdir adir
+	run "$WSPX" echo :::: adir
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"adir"* ]]
 }
 
 @test "-0 splits input at NUL, keeping newlines inside records" {

@@ -113,12 +113,17 @@ SH
 	[ "$output" = "$(printf 'a\tx\na\ty\nb\tx\nb\ty')" ]
 	run "$WSPX" -k --tagstring '[{#}:{}]' echo hi ::: a
 	[ "$output" = "$(printf '[1:a]\thi a')" ]
+	run "$WSPX" -k --tagstring plain echo ::: a
+	[ "$output" = "$(printf 'plain\ta')" ]
 	run "$WSPX" -k --tag 'printf "no newline"; : {}' ::: a
 	[ "$output" = "$(printf 'a\tno newline')" ]
 }
 
-@test "-u with -k is a usage error" {
+@test "-u with -k or --tag is a usage error" {
 	run "$WSPX" -u -k echo ::: a
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"-u and -k"* ]]
+	run "$WSPX" -u --tag echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--tag"* ]]
 }

@@ -55,10 +55,10 @@ hostile() {
 
 @test "a command with no shell syntax runs without a shell" {
 	printargs
-	run env SHELL=/no/such/shell "$WSPX" -k ./printargs {} x ::: "a b"
+	run "$WSPX" --shell /no/such/shell -k ./printargs {} x ::: "a b"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'a b\nx')" ]
-	run env SHELL=/no/such/shell "$WSPX" 'echo {} | cat' ::: x
+	run "$WSPX" --shell /no/such/shell 'echo {} | cat' ::: x
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"cannot run"* ]]
 	run "$WSPX" --dry-run echo {} ::: "a b"
@@ -72,6 +72,13 @@ hostile() {
 	chmod +x fakesh
 	run "$WSPX" --shell ./fakesh 'echo {} | cat' ::: x
 	[ "$output" = "fake shell: echo x | cat" ]
+}
+
+@test "a \$SHELL wspx cannot quote for is replaced by /bin/sh" {
+	run env SHELL=/usr/bin/nu "$WSPX" 'echo $0 {}' ::: x
+	[ "$output" = "/bin/sh x" ]
+	run env SHELL=/bin/bash5 "$WSPX" --dry-run 'echo {} |cat' ::: "a'b"
+	[ "$output" = "echo 'a'\''b' |cat" ]
 }
 
 @test "each input line with no COMMAND is a whole command" {

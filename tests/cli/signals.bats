@@ -124,3 +124,45 @@ start() {
 	[ "$st" -eq 130 ]
 	allgone pids
 }
+
+@test "SIGQUIT stops the run like SIGINT: exit 131" {
+	mkjob
+	start -j1 --term-timeout 0.3s ./job {} ::: 1
+	waitfile started.1
+	kill -QUIT $pid
+	waitstatus $pid
+	[ "$st" -eq 131 ]
+	allgone pids
+}
+
+# The state letter (R, S, T...) of process $1.
+pstate() {
+	ps -o stat= -p "$1" | cut -c1
+}
+
+@test "Ctrl-Z stops the jobs with wspx, and they go on with it" {
+	cat > loop <<'SH'
+#!/bin/sh
+echo $$ > pid.$1
+i=0
+while [ $i -lt 3000 ] && [ ! -e done ]; do sleep 0.01; i=$((i + 1)); done
+SH
+	chmod +x loop
+	start -j2 ./loop {} ::: 1 2
+	waitfile pid.1 && waitfile pid.2
+	kill -TSTP $pid
+	for p in $pid $(cat pid.1) $(cat pid.2); do
+		n=0; until [ "$(pstate $p)" = T ]; do
+			n=$((n + 1)); [ $n -lt 500 ] || false; sleep 0.01
+		done
+	done
+	kill -CONT $pid
+	for p in $(cat pid.1) $(cat pid.2); do
+		n=0; until [ "$(pstate $p)" != T ]; do
+			n=$((n + 1)); [ $n -lt 500 ] || false; sleep 0.01
+		done
+	done
+	touch done
+	waitstatus $pid
+	[ "$st" -eq 0 ]
+}
