@@ -33,6 +33,7 @@
 
 #include "job.h"
 #include "proc.h"
+#include "progpath.h"
 #include "template.h"
 #include "thread.h"
 #include "util.h"
@@ -41,6 +42,11 @@
 extern char **environ;
 
 #define BATCH 64
+/* Job output kept in memory, all jobs together; the rest spills to
+ * temporary files. */
+#define OUTPUT_BUDGET	(64u << 20)
+#define MIN_SPILL	(64u << 10)
+#define MAX_SPILL	(8u << 20)
 
 /* A job of the run: its arguments, and what prepare made for it. */
 struct cmdjob {
@@ -142,6 +148,8 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 		j->tag = buftake(&tag);
 		ej->tag = j->tag;
 	}
+	if (cmd->search && cmd->argv[0] != NULL)
+		cmd->file = progpath(cmd->argv[0]);
 	j->cmdtext = xstrdup(cmd->text);
 	return 0;
 }
@@ -354,6 +362,25 @@ readloop(struct run *r, struct input *in)
 	}
 }
 
+/* Jobs between being read and having finished. */
+static unsigned
+window(const struct config *c)
+{
+	return 4 * c->jobs + 64;
+}
+
+/* Each stream's share of the output budget: the jobs that can hold output
+ * at once are the running ones, or with -k the whole window. */
+static size_t
+spillsize(const struct config *c, bool keep)
+{
+	size_t holders = keep ? window(c) : c->jobs, share;
+
+	share = OUTPUT_BUDGET / (2 * holders);
+	return share < MIN_SPILL ? MIN_SPILL : share > MAX_SPILL ? MAX_SPILL :
+	    share;
+}
+
 static struct wspx__output *
 newoutput(const struct config *c)
 {
@@ -365,6 +392,7 @@ newoutput(const struct config *c)
 	o.keep_order = c->keep || c->dryrun;
 	o.out_fd = STDOUT_FILENO;
 	o.err_fd = STDERR_FILENO;
+	o.spill = spillsize(c, o.keep_order);
 	o.tmpdir = c->tmpdir;
 	if (wspx__output_new(&out, &o) != 0)
 		fatal("out of memory");
@@ -377,15 +405,19 @@ startexec(struct run *r, struct wspx_pool **pool,
     struct wspx_blocking **bp, int devnull)
 {
 	struct wspx_blocking_opts bo = { r->c->jobs, 0, 256 * 1024 };
+	/* The work-stealing pool only dispatches jobs and counts results:
+	 * one worker keeps up with thousands of jobs a second, and an idle
+	 * period of one worker costs less CPU than two. */
+	struct wspx_pool_opts po = { 1 };
 	struct wspx__exec_opts xo;
 	int rc;
 
-	if ((rc = wspx_pool_new(pool, NULL)) != 0 ||
+	if ((rc = wspx_pool_new(pool, &po)) != 0 ||
 	    (rc = wspx_blocking_new(bp, &bo)) != 0)
 		fatal("cannot start the thread pools: %s", wspx_strerror(rc));
 	memset(&xo, 0, sizeof(xo));
 	xo.slots = r->c->jobs;
-	xo.window = 4 * r->c->jobs + 64;
+	xo.window = window(r->c);
 	xo.dry_run = r->c->dryrun;
 	xo.in_fd = devnull;
 	xo.env = environ;
@@ -438,6 +470,7 @@ run(struct config *c)
 	memset(&r, 0, sizeof(r));
 	r.c = c;
 	r.kind = shell_kind(c->shell);
+	progpath_init(getenv("PATH"));
 	r.cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
 	    c->plain, c->quote, true) : NULL;
 	r.tag = c->tagstring != NULL && *c->tagstring != '\0' ?
@@ -450,6 +483,7 @@ run(struct config *c)
 	if (wspx__proc_pipe(r.wake) != 0)
 		fatal("pipe:");
 	io.wakefd = r.wake[0];
+	wspx__proc_widen_pipe(STDOUT_FILENO);
 	in = input_open(c->src, c->nsrc, &io);
 	r.out = newoutput(c);
 	startexec(&r, &pool, &bp, devnull);
@@ -468,6 +502,7 @@ run(struct config *c)
 	wspx__output_free(r.out);
 	template_free(r.cmd);
 	template_free(r.tag);
+	progpath_fini();
 	close(devnull);
 	close(r.wake[0]);
 	close(r.wake[1]);

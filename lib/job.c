@@ -446,15 +446,34 @@ unregister(struct wspx__exec *x, struct slot *s)
 	WSPX_MUST(pthread_mutex_unlock(&s->lock));
 }
 
+/* Read what the job wrote on stream from fd into the output: straight
+ * into its collected bytes when the output module has room for them,
+ * else through a buffer.  Returns what read() returned. */
+static ssize_t
+readinto(struct wspx__output *o, struct wspx__outjob *oj, int stream, int fd)
+{
+	char buf[65536], *p;
+	size_t room;
+	ssize_t n;
+
+	if ((p = wspx__output_space(o, oj, stream, sizeof(buf), &room))) {
+		if ((n = read(fd, p, room)) > 0)
+			wspx__output_commit(oj, stream, (size_t)n);
+		return n;
+	}
+	if ((n = read(fd, buf, sizeof(buf))) > 0)
+		wspx__output_write(o, oj, stream, buf, (size_t)n);
+	return n;
+}
+
 /* Read the child's stdout and stderr into the output until both are at
  * end of file, or the child has ended and a grandchild keeps them open. */
 static void
 pump(struct wspx__exec *x, struct wspx__outjob *oj, struct pollfd pf[2],
     pid_t pid)
 {
-	char buf[32768];
-	ssize_t n;
 	int open = (pf[0].fd >= 0) + (pf[1].fd >= 0), i, r;
+	ssize_t n;
 
 	while (open > 0) {
 		r = poll(pf, 2, EXIT_POLL_MS);
@@ -463,11 +482,10 @@ pump(struct wspx__exec *x, struct wspx__outjob *oj, struct pollfd pf[2],
 		for (i = 0; r > 0 && i < 2; i++) {
 			if (pf[i].fd < 0 || pf[i].revents == 0)
 				continue;
-			n = read(pf[i].fd, buf, sizeof(buf));
-			if (n > 0) {
-				wspx__output_write(x->o.output, oj, i + 1, buf,
-				    (size_t)n);
-			} else if (n == 0 || errno != EINTR) {
+			if ((n = readinto(x->o.output, oj, i + 1,
+			    pf[i].fd)) < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
 				close(pf[i].fd);
 				pf[i].fd = -1;
 				open--;
@@ -503,10 +521,10 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 
 	for (i = 0; capture && i < 2 && rc == 0; i++)
 		rc = wspx__proc_pipe(p[i]);
-	spec.file = cmd->argv[0];
+	spec.file = cmd->file != NULL ? cmd->file : cmd->argv[0];
 	spec.argv = cmd->argv;
 	spec.envp = s->envp;
-	spec.search = cmd->search;
+	spec.search = cmd->file == NULL && cmd->search;
 	spec.in_fd = x->o.in_fd;
 	spec.out_fd = capture ? p[0][1] : wspx__output_fd(o, 1);
 	spec.err_fd = capture ? p[1][1] : wspx__output_fd(o, 2);
@@ -514,7 +532,14 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 	 * walks the slots waits for it, so it never misses a child that
 	 * exists but is not registered yet. */
 	WSPX_MUST(pthread_mutex_lock(&s->lock));
-	if (rc == 0 && (rc = wspx__proc_spawn(&spec, pid)) == 0) {
+	if (rc == 0 && (rc = wspx__proc_spawn(&spec, pid)) == -ENOENT &&
+	    cmd->file != NULL && cmd->search) {
+		/* The program moved since its path was found: search. */
+		spec.file = cmd->argv[0];
+		spec.search = true;
+		rc = wspx__proc_spawn(&spec, pid);
+	}
+	if (rc == 0) {
 		s->pid = *pid;
 		stopslot(x, s);
 	}
@@ -564,7 +589,7 @@ static void
 runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__result *r = &job->result;
-	struct wspx__cmd cmd = { NULL, false, NULL };
+	struct wspx__cmd cmd = { NULL, NULL, false, NULL };
 	struct wspx__outjob *oj;
 	int64_t t0;
 

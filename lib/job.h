@@ -24,7 +24,8 @@ struct wspx__exec;
 /* A job's command, built by the prepare callback when the job starts. */
 struct wspx__cmd {
 	char **argv;		/* NULL-terminated; freed with free(argv) */
-	bool search;		/* look argv[0] up in PATH */
+	const char *file;	/* argv[0]'s path if known (borrowed), or NULL */
+	bool search;		/* with no file: look argv[0] up in PATH */
 	char *text;		/* the command as -v and --dry-run show it;
 				 * freed with free() */
 };

@@ -35,6 +35,10 @@
 
 #define DEFAULT_SPILL	(128 * 1024)
 #define STAGE		(64 * 1024)
+/* Large buffers are kept for reuse: a fresh one costs a page fault, and
+ * zeroing, per page, and freeing it an unmap with TLB shootdowns. */
+#define SPARES		4
+#define SPARE_MIN	(128 * 1024)
 
 /* Collected bytes: mem first, then the spill file. */
 struct obuf {
@@ -68,6 +72,11 @@ struct wspx__output {
 	size_t nstage;
 	int stagefd;
 	char copy[STAGE];
+	pthread_mutex_t sparelock;	/* guards spare */
+	struct {
+		char *mem;
+		size_t cap;
+	} spare[SPARES];		/* free buffers of SPARE_MIN or more */
 };
 
 static int
@@ -154,14 +163,72 @@ emit(struct wspx__output *o, struct wspx__outjob *j, int stream,
 	}
 }
 
+/* Give b's memory back: kept as a spare if large, else freed. */
+static void
+release(struct wspx__output *o, struct obuf *b)
+{
+	int i;
+
+	if (b->cap >= SPARE_MIN) {
+		WSPX_MUST(pthread_mutex_lock(&o->sparelock));
+		for (i = 0; i < SPARES && o->spare[i].mem != NULL; i++)
+			;
+		if (i < SPARES) {
+			o->spare[i].mem = b->mem;
+			o->spare[i].cap = b->cap;
+			b->mem = NULL;
+		}
+		WSPX_MUST(pthread_mutex_unlock(&o->sparelock));
+	}
+	free(b->mem);
+	b->mem = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Give an empty b a spare buffer, if there is one. */
+static void
+adopt(struct wspx__output *o, struct obuf *b)
+{
+	int i;
+
+	WSPX_MUST(pthread_mutex_lock(&o->sparelock));
+	for (i = 0; i < SPARES && o->spare[i].mem == NULL; i++)
+		;
+	if (i < SPARES) {
+		b->mem = o->spare[i].mem;
+		b->cap = o->spare[i].cap;
+		o->spare[i].mem = NULL;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&o->sparelock));
+}
+
+/* Grow b's memory to hold at least need bytes.  Returns 0 or -ENOMEM. */
+static int
+reserve(struct wspx__output *o, struct obuf *b, size_t need)
+{
+	size_t cap;
+	char *m;
+
+	if (need <= b->cap)
+		return 0;
+	if (b->mem == NULL && need >= STAGE)
+		adopt(o, b);
+	if (need <= b->cap)
+		return 0;
+	for (cap = b->cap ? b->cap : 4096; cap < need; cap *= 2)
+		;
+	if ((m = realloc(b->mem, cap)) == NULL)
+		return -ENOMEM;
+	b->mem = m;
+	b->cap = cap;
+	return 0;
+}
+
 /* Add n bytes to b: in memory up to the spill threshold, then in a spill
  * file (in memory after all if no file can be made). */
 static int
 collect(struct wspx__output *o, struct obuf *b, const char *p, size_t n)
 {
-	size_t cap;
-	char *m;
-
 	if (n == 0)
 		return 0;
 	if (b->fd < 0 && b->len + n > o->opts.spill)
@@ -170,17 +237,32 @@ collect(struct wspx__output *o, struct obuf *b, const char *p, size_t n)
 		b->filed += n;
 		return writeall(b->fd, p, n);
 	}
-	if (b->len + n > b->cap) {
-		for (cap = b->cap ? b->cap : 4096; cap < b->len + n; cap *= 2)
-			;
-		if ((m = realloc(b->mem, cap)) == NULL)
-			return -ENOMEM;
-		b->mem = m;
-		b->cap = cap;
-	}
+	if (reserve(o, b, b->len + n) != 0)
+		return -ENOMEM;
 	memcpy(b->mem + b->len, p, n);
 	b->len += n;
 	return 0;
+}
+
+char *
+wspx__output_space(struct wspx__output *o, struct wspx__outjob *j,
+    int stream, size_t want, size_t *n)
+{
+	struct obuf *b = &j->buf[stream - 1];
+
+	if (o->opts.mode != WSPX_OUT_GROUP || o->opts.keep_order ||
+	    b->fd >= 0 || b->len + want > o->opts.spill ||
+	    reserve(o, b, b->len + want) != 0)
+		return NULL;
+	*n = b->cap - b->len;
+	return b->mem + b->len;
+}
+
+void
+wspx__output_commit(struct wspx__outjob *j, int stream, size_t n)
+{
+	j->buf[stream - 1].len += n;
+	j->bytes += n;
 }
 
 /* Print and empty what j collected on stream.  lock held. */
@@ -228,6 +310,7 @@ wspx__output_new(struct wspx__output **out,
 	o->stagefd = -1;
 	atomic_init(&o->err, 0);
 	WSPX_MUST(pthread_mutex_init(&o->lock, NULL));
+	WSPX_MUST(pthread_mutex_init(&o->sparelock, NULL));
 	*out = o;
 	return 0;
 }
@@ -235,22 +318,27 @@ wspx__output_new(struct wspx__output **out,
 void
 wspx__output_free(struct wspx__output *o)
 {
+	int i;
+
 	if (o == NULL)
 		return;
+	for (i = 0; i < SPARES; i++)
+		free(o->spare[i].mem);
+	WSPX_MUST(pthread_mutex_destroy(&o->sparelock));
 	WSPX_MUST(pthread_mutex_destroy(&o->lock));
 	free(o->ring);
 	free(o);
 }
 
 static void
-freejob(struct wspx__outjob *j)
+freejob(struct wspx__output *o, struct wspx__outjob *j)
 {
 	int s;
 
 	for (s = 0; s < 2; s++) {
 		if (j->buf[s].fd >= 0)
 			close(j->buf[s].fd);
-		free(j->buf[s].mem);
+		release(o, &j->buf[s]);
 	}
 	free(j->tag);
 	free(j);
@@ -314,7 +402,7 @@ wspx__output_open(struct wspx__output *o, uint64_t seq, const char *tag,
 		WSPX_MUST(pthread_mutex_unlock(&o->lock));
 	}
 	if (rc != 0) {
-		freejob(j);
+		freejob(o, j);
 		return rc;
 	}
 	*out = j;
@@ -371,7 +459,7 @@ finish(struct wspx__output *o, struct wspx__outjob *j)
 {
 	emitbuf(o, j, 1);
 	emitbuf(o, j, 2);
-	freejob(j);
+	freejob(o, j);
 }
 
 /* keep-order: the head was closed; print the closed jobs that follow it,

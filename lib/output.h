@@ -52,6 +52,17 @@ int wspx__output_open(struct wspx__output *o, uint64_t seq, const char *tag,
 int wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
     int stream, const char *buf, size_t n);
 
+/* Room for at least want more bytes of the job's stream, in memory, for
+ * the reader to read into and then pass to wspx__output_commit(), saving a
+ * copy; sets *n to the room and returns it, or returns NULL when this mode
+ * does not just collect or the stream has reached its spill threshold
+ * (read elsewhere and call wspx__output_write()).  Reader thread only. */
+char *wspx__output_space(struct wspx__output *o, struct wspx__outjob *j,
+    int stream, size_t want, size_t *n);
+
+/* n bytes were read into the room wspx__output_space() gave. */
+void wspx__output_commit(struct wspx__outjob *j, int stream, size_t n);
+
 /* The job ended: print what is left of its output, now or when its turn
  * comes, and free j.  Returns 0 or the error that stopped output. */
 int wspx__output_close(struct wspx__output *o, struct wspx__outjob *j);

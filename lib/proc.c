@@ -23,6 +23,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,7 +115,29 @@ wspx__proc_signal_group(pid_t pid, int sig)
 int
 wspx__proc_pipe(int fds[2])
 {
-	return pipe2(fds, O_CLOEXEC) == 0 ? 0 : -errno;
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -errno;
+#ifdef F_SETPIPE_SZ
+	/* A job that writes a lot blocks each time the pipe is full, and
+	 * every round trip is two context switches: with 1 MiB instead of
+	 * 64 KiB there are 16 times fewer.  The kernel may refuse (over
+	 * /proc/sys/fs/pipe-max-size); the default then stays. */
+	(void)fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);
+#endif
+	return 0;
+}
+
+void
+wspx__proc_widen_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+	(void)fd;
+#endif
 }
 
 int

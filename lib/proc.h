@@ -44,6 +44,10 @@ int wspx__proc_signal_group(pid_t pid, int sig);
 /* Open a pipe whose two ends are close-on-exec.  Returns 0 or -errno. */
 int wspx__proc_pipe(int fds[2]);
 
+/* If fd is a pipe, ask for 1 MiB of room in it (best effort): a reader
+ * that takes big outputs from wspx then wakes up less often. */
+void wspx__proc_widen_pipe(int fd);
+
 /* Create a close-on-exec temporary file in dir with no name left on disk
  * (its space is freed when it is closed).  Returns the fd or -errno. */
 int wspx__proc_tmpfile(const char *dir);

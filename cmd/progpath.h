@@ -1,0 +1,20 @@
+/*
+ * Program paths looked up in PATH once per run, not once per job: a job
+ * of `wspx true` would otherwise try every directory of PATH before the
+ * one that has it, on every start.
+ */
+#ifndef WSPX_PROGPATH_H
+#define WSPX_PROGPATH_H
+
+/* Set up the cache for the given PATH (copied; NULL: the default). */
+void progpath_init(const char *path);
+
+void progpath_fini(void);
+
+/* The path of program name, as execvp() would find it, or NULL if name
+ * has a '/' (nothing to look up), was not found, or the cache is full: the
+ * spawn then searches PATH itself (and reports a program not found).  The
+ * string lives until progpath_fini().  Any thread. */
+const char *progpath(const char *name);
+
+#endif /* WSPX_PROGPATH_H */
