@@ -28,13 +28,14 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 ALL_LDFLAGS = $(LDFLAGS) -pthread
 
 LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/job.h lib/output.h \
-	lib/pool.h lib/proc.h lib/sleep.h lib/stack.h lib/thread.h lib/wspx.h
+	lib/pool.h lib/proc.h lib/pump.h lib/sleep.h lib/stack.h lib/thread.h \
+	lib/wspx.h
 LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/job.o \
-	lib/output.o lib/pool.o lib/proc.o lib/sleep.o lib/stack.o \
+	lib/output.o lib/pool.o lib/proc.o lib/pump.o lib/sleep.o lib/stack.o \
 	lib/thread.o
 LIBPIC = lib/blocking.po lib/deque.po lib/error.po lib/forkjoin.po \
-	lib/job.po lib/output.po lib/pool.po lib/proc.po lib/sleep.po \
-	lib/stack.po lib/thread.po
+	lib/job.po lib/output.po lib/pool.po lib/proc.po lib/pump.po \
+	lib/sleep.po lib/stack.po lib/thread.po
 CMDHDR = cmd/input.h cmd/progpath.h cmd/run.h cmd/template.h cmd/util.h
 CMDOBJ = cmd/input.o cmd/main.o cmd/progpath.o cmd/run.o cmd/template.o \
 	cmd/util.o

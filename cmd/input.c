@@ -286,5 +286,6 @@ input_ready(struct input *in)
 			return true;
 	if (s->rec != NULL || s->fd < 0)
 		return true;
-	return s->buf != NULL && memchr(s->buf + s->off, in->o.delim, s->len - s->off) != NULL;
+	return s->len > s->off && memchr(s->buf + s->off, in->o.delim,
+	    s->len - s->off) != NULL;
 }

@@ -63,6 +63,10 @@ struct run {
 	enum shellkind kind;
 	struct wspx__output *out;
 	struct wspx__exec *x;
+	struct wspx_pool *pool;
+	struct wspx_blocking *bp;
+	struct input *in;
+	int devnull;		/* the jobs' stdin */
 	_Atomic(unsigned long) failed;
 	/* Signals: set by the signal thread, or by a request to it. */
 	_Atomic(int) stopsig;	/* the signal that stopped the run */
@@ -401,8 +405,7 @@ newoutput(const struct config *c)
 
 /* Start the pools and the executor for the run. */
 static void
-startexec(struct run *r, struct wspx_pool **pool,
-    struct wspx_blocking **bp, int devnull)
+startexec(struct run *r)
 {
 	struct wspx_blocking_opts bo = { r->c->jobs, 0, 256 * 1024 };
 	/* The work-stealing pool only dispatches jobs and counts results:
@@ -412,18 +415,18 @@ startexec(struct run *r, struct wspx_pool **pool,
 	struct wspx__exec_opts xo;
 	int rc;
 
-	if ((rc = wspx_pool_new(pool, &po)) != 0 ||
-	    (rc = wspx_blocking_new(bp, &bo)) != 0)
+	if ((rc = wspx_pool_new(&r->pool, &po)) != 0 ||
+	    (rc = wspx_blocking_new(&r->bp, &bo)) != 0)
 		fatal("cannot start the thread pools: %s", wspx_strerror(rc));
 	memset(&xo, 0, sizeof(xo));
 	xo.slots = r->c->jobs;
 	xo.window = window(r->c);
 	xo.dry_run = r->c->dryrun;
-	xo.in_fd = devnull;
+	xo.in_fd = r->devnull;
 	xo.env = environ;
 	xo.output = r->out;
-	xo.pool = *pool;
-	xo.blocking = *bp;
+	xo.pool = r->pool;
+	xo.blocking = r->bp;
 	xo.ops = &ops;
 	xo.ctx = r;
 	if (wspx__exec_new(&r->x, &xo) != 0)
@@ -454,58 +457,72 @@ exitstatus(struct run *r)
 	return failed > EXIT_MAXFAILED ? EXIT_MANYFAILED : (int)failed;
 }
 
-int
-run(struct config *c)
+/* Everything the run needs before the first job: templates, signals,
+ * /dev/null for the jobs' stdin, the input, the output, the pools and the
+ * executor, and the signal thread. */
+static void
+setup(struct run *r, struct config *c)
 {
-	struct run r;
-	struct wspx_pool *pool;
-	struct wspx_blocking *bp;
 	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
 	    c->maxargs, -1 };
-	struct input *in;
 	sigset_t set;
-	int devnull, sig;
-	bool inputfailed;
 
-	memset(&r, 0, sizeof(r));
-	r.c = c;
-	r.kind = shell_kind(c->shell);
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->kind = shell_kind(c->shell);
 	progpath_init(getenv("PATH"));
-	r.cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
+	r->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
 	    c->plain, c->quote, true) : NULL;
-	r.tag = c->tagstring != NULL && *c->tagstring != '\0' ?
+	r->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
 	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
 	handled(&set);
 	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &set, NULL));
 	signal(SIGPIPE, SIG_IGN);
-	if ((devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+	if ((r->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
-	if (wspx__proc_pipe(r.wake) != 0)
+	if (wspx__proc_pipe(r->wake) != 0)
 		fatal("pipe:");
-	io.wakefd = r.wake[0];
+	io.wakefd = r->wake[0];
 	wspx__proc_widen_pipe(STDOUT_FILENO);
-	in = input_open(c->src, c->nsrc, &io);
-	r.out = newoutput(c);
-	startexec(&r, &pool, &bp, devnull);
-	WSPX_MUST(pthread_create(&r.sigthread, NULL, sigmain, &r));
-	readloop(&r, in);
-	inputfailed = input_failed(in);
-	wspx__exec_wait(r.x);
+	r->in = input_open(c->src, c->nsrc, &io);
+	r->out = newoutput(c);
+	startexec(r);
+	WSPX_MUST(pthread_create(&r->sigthread, NULL, sigmain, r));
+}
+
+/* Once every job has finished: stop the signal thread, free everything. */
+static void
+teardown(struct run *r)
+{
 	/* release: before the nudge; pairs with the acquire in sigmain. */
-	atomic_store_explicit(&r.quit, true, memory_order_release);
-	nudge(&r);
-	WSPX_MUST(pthread_join(r.sigthread, NULL));
-	wspx__exec_free(r.x);
-	wspx_blocking_free(bp);
-	wspx_pool_free(pool);
-	input_close(in);
-	wspx__output_free(r.out);
-	template_free(r.cmd);
-	template_free(r.tag);
+	atomic_store_explicit(&r->quit, true, memory_order_release);
+	nudge(r);
+	WSPX_MUST(pthread_join(r->sigthread, NULL));
+	wspx__exec_free(r->x);
+	wspx_blocking_free(r->bp);
+	wspx_pool_free(r->pool);
+	input_close(r->in);
+	wspx__output_free(r->out);
+	template_free(r->cmd);
+	template_free(r->tag);
 	progpath_fini();
-	close(devnull);
-	close(r.wake[0]);
-	close(r.wake[1]);
+	close(r->devnull);
+	close(r->wake[0]);
+	close(r->wake[1]);
+}
+
+int
+run(struct config *c)
+{
+	struct run r;
+	bool inputfailed;
+	int sig;
+
+	setup(&r, c);
+	readloop(&r, r.in);
+	inputfailed = input_failed(r.in);
+	wspx__exec_wait(r.x);
+	teardown(&r);
 	if ((sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed)))
 		reraise(sig);
 	return inputfailed ? EXIT_USAGE : exitstatus(&r);

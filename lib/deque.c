@@ -156,8 +156,8 @@ wspx__deque_len(struct wspx__deque *d)
 {
 	int64_t t, b;
 
-	/* relaxed: an estimate, used for metrics and to decide whether a
-	 * lost steal is worth retrying; nothing is read through it. */
+	/* relaxed: an estimate, to decide whether a pop or a steal is worth
+	 * its fence (see deque.h); nothing is read through it. */
 	t = atomic_load_explicit(&d->top, memory_order_relaxed);
 	b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
 	return b > t ? b - t : 0;

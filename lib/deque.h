@@ -53,8 +53,8 @@ void wspx__deque_fini(struct wspx__deque *d);
 /* Owner only: replace the full ring r by one twice its size holding the
  * same jobs t..b-1 and return it, or NULL if out of memory.  Out of line so
  * that the rare grow does not weigh on every push. */
-struct wspx__ring *wspx__deque_grow(struct wspx__deque *d, struct wspx__ring *r,
-    int64_t t, int64_t b);
+struct wspx__ring *wspx__deque_grow(struct wspx__deque *d,
+    struct wspx__ring *r, int64_t t, int64_t b);
 
 /* Push job at the bottom; owner only.  Wait-free unless the ring is full, when
  * it grows (an allocation).  Sets *was_empty when no job was queued before.
@@ -123,8 +123,10 @@ wspx__deque_pop(struct wspx__deque *d)
  * if d looked empty or the race was lost; the caller tries elsewhere. */
 struct wspx_job *wspx__deque_steal(struct wspx__deque *d);
 
-/* Number of queued jobs as seen at one instant; exact only for the owner
- * when no thief is active.  Any thread may call this. */
+/* Number of queued jobs as seen at one instant, by two relaxed loads: no
+ * fence, so it may lag a push or a steal by another thread.  0 from the
+ * owner means empty (a stale top only makes it look fuller).  Any thread
+ * may call this. */
 int64_t wspx__deque_len(struct wspx__deque *d);
 
 #endif /* WSPX_DEQUE_H */

@@ -43,11 +43,9 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "pump.h"
 #include "thread.h"
 
-/* How often a job whose pipes stay open (a background grandchild holds
- * them) is checked for having ended, in milliseconds. */
-#define EXIT_POLL_MS	200
 #define NVARS		4	/* WSPX_SEQ, WSPX_SLOT, PARALLEL_SEQ, ..JOBSLOT */
 
 struct slot {
@@ -446,57 +444,6 @@ unregister(struct wspx__exec *x, struct slot *s)
 	WSPX_MUST(pthread_mutex_unlock(&s->lock));
 }
 
-/* Read what the job wrote on stream from fd into the output: straight
- * into its collected bytes when the output module has room for them,
- * else through a buffer.  Returns what read() returned. */
-static ssize_t
-readinto(struct wspx__output *o, struct wspx__outjob *oj, int stream, int fd)
-{
-	char buf[65536], *p;
-	size_t room;
-	ssize_t n;
-
-	if ((p = wspx__output_space(o, oj, stream, sizeof(buf), &room))) {
-		if ((n = read(fd, p, room)) > 0)
-			wspx__output_commit(oj, stream, (size_t)n);
-		return n;
-	}
-	if ((n = read(fd, buf, sizeof(buf))) > 0)
-		wspx__output_write(o, oj, stream, buf, (size_t)n);
-	return n;
-}
-
-/* Read the child's stdout and stderr into the output until both are at
- * end of file, or the child has ended and a grandchild keeps them open. */
-static void
-pump(struct wspx__exec *x, struct wspx__outjob *oj, struct pollfd pf[2],
-    pid_t pid)
-{
-	int open = (pf[0].fd >= 0) + (pf[1].fd >= 0), i, r;
-	ssize_t n;
-
-	while (open > 0) {
-		r = poll(pf, 2, EXIT_POLL_MS);
-		if (r == 0 && wspx__proc_exited(pid, false) == 1)
-			break;
-		for (i = 0; r > 0 && i < 2; i++) {
-			if (pf[i].fd < 0 || pf[i].revents == 0)
-				continue;
-			if ((n = readinto(x->o.output, oj, i + 1,
-			    pf[i].fd)) < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(pf[i].fd);
-				pf[i].fd = -1;
-				open--;
-			}
-		}
-	}
-	for (i = 0; i < 2; i++)
-		if (pf[i].fd >= 0)
-			close(pf[i].fd);
-}
-
 static void
 setvars(struct slot *s, uint64_t seq, unsigned slot)
 {
@@ -508,6 +455,46 @@ setvars(struct slot *s, uint64_t seq, unsigned slot)
 	snprintf(s->vars[3], sizeof(s->vars[3]), "PARALLEL_JOBSLOT=%u", slot);
 }
 
+/* Pipes for the job's stdout and stderr, p[i][0] to read, p[i][1] for the
+ * child, if output is captured (else all -1).  Returns 0 or -errno. */
+static int
+openpipes(struct wspx__output *o, int p[2][2])
+{
+	int rc;
+
+	p[0][0] = p[0][1] = p[1][0] = p[1][1] = -1;
+	if (!wspx__output_captures(o))
+		return 0;
+	if ((rc = wspx__proc_pipe(p[0])) == 0)
+		rc = wspx__proc_pipe(p[1]);
+	return rc;
+}
+
+/* Spawn spec in slot s and register the pid, under the slot's lock: a stop
+ * or suspend that walks the slots waits for it, so it never misses a child
+ * that exists but is not registered yet.  Returns 0 or -errno. */
+static int
+spawnregister(struct wspx__exec *x, struct slot *s,
+    struct wspx__proc_spec *spec, const struct wspx__cmd *cmd, pid_t *pid)
+{
+	int rc;
+
+	WSPX_MUST(pthread_mutex_lock(&s->lock));
+	if ((rc = wspx__proc_spawn(spec, pid)) == -ENOENT &&
+	    cmd->file != NULL && cmd->search) {
+		/* The program moved since its path was found: search. */
+		spec->file = cmd->argv[0];
+		spec->search = true;
+		rc = wspx__proc_spawn(spec, pid);
+	}
+	if (rc == 0) {
+		s->pid = *pid;
+		stopslot(x, s);
+	}
+	WSPX_MUST(pthread_mutex_unlock(&s->lock));
+	return rc;
+}
+
 /* Spawn cmd in slot s, its output into pipes pf (or, ungrouped, straight
  * to wspx's fds), and register its pid for stops.  Returns 0 or -errno. */
 static int
@@ -516,34 +503,18 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 {
 	struct wspx__output *o = x->o.output;
 	struct wspx__proc_spec spec;
-	int p[2][2] = { { -1, -1 }, { -1, -1 } }, rc = 0, i;
-	bool capture = wspx__output_captures(o);
+	int p[2][2], rc, i;
 
-	for (i = 0; capture && i < 2 && rc == 0; i++)
-		rc = wspx__proc_pipe(p[i]);
+	rc = openpipes(o, p);
 	spec.file = cmd->file != NULL ? cmd->file : cmd->argv[0];
 	spec.argv = cmd->argv;
 	spec.envp = s->envp;
 	spec.search = cmd->file == NULL && cmd->search;
 	spec.in_fd = x->o.in_fd;
-	spec.out_fd = capture ? p[0][1] : wspx__output_fd(o, 1);
-	spec.err_fd = capture ? p[1][1] : wspx__output_fd(o, 2);
-	/* Spawn and register under the slot's lock: a stop or suspend that
-	 * walks the slots waits for it, so it never misses a child that
-	 * exists but is not registered yet. */
-	WSPX_MUST(pthread_mutex_lock(&s->lock));
-	if (rc == 0 && (rc = wspx__proc_spawn(&spec, pid)) == -ENOENT &&
-	    cmd->file != NULL && cmd->search) {
-		/* The program moved since its path was found: search. */
-		spec.file = cmd->argv[0];
-		spec.search = true;
-		rc = wspx__proc_spawn(&spec, pid);
-	}
-	if (rc == 0) {
-		s->pid = *pid;
-		stopslot(x, s);
-	}
-	WSPX_MUST(pthread_mutex_unlock(&s->lock));
+	spec.out_fd = p[0][1] >= 0 ? p[0][1] : wspx__output_fd(o, 1);
+	spec.err_fd = p[1][1] >= 0 ? p[1][1] : wspx__output_fd(o, 2);
+	if (rc == 0)
+		rc = spawnregister(x, s, &spec, cmd, pid);
 	for (i = 0; i < 2; i++) {
 		if (p[i][1] >= 0)
 			close(p[i][1]);
@@ -576,7 +547,7 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 	} else if ((rc = spawnjob(x, s, cmd, pf, &r->pid)) == 0) {
 		r->started = true;
 		x->o.ops->started(x->o.ctx, job, cmd);
-		pump(x, oj, pf, r->pid);
+		wspx__pump(x->o.output, oj, pf, r->pid);
 		wspx__proc_exited(r->pid, true);
 		unregister(x, s);
 		wspx__proc_reap(r->pid, &r->status);

@@ -61,15 +61,15 @@ steal(struct wspx_worker *w)
 		v = &p->workers[(start + i) % n];
 		if (v == w)
 			continue;
-		/* A lost race means another thread took a job: retry a few
-		 * times while the victim still has some, then move on. */
-		for (tries = 0; tries < STEAL_TRIES; tries++) {
+		/* Look before stealing: an empty deque costs two plain loads,
+		 * not a fence.  A lost race means another thread took a job:
+		 * retry a few times while the victim still has some. */
+		for (tries = 0; tries < STEAL_TRIES &&
+		    wspx__deque_len(&v->deque) > 0; tries++) {
 			if ((job = wspx__deque_steal(&v->deque)) != NULL) {
 				wspx__bump(&w->stolen, 1);
 				return job;
 			}
-			if (wspx__deque_len(&v->deque) == 0)
-				break;
 		}
 	}
 	return NULL;
@@ -106,12 +106,17 @@ takeinjected(struct wspx_worker *w)
 	return wspx_container_of(l, struct wspx_job, link);
 }
 
+/* The next job for w: own deque, a steal, the injection stack.  Empty
+ * deques are recognized by a look without a fence, which keeps the idle
+ * rounds cheap; a look that misses a job just pushed costs a round at
+ * most, as a deque job always has an awake owner (sleep.c, case c). */
 static struct wspx_job *
 findwork(struct wspx_worker *w)
 {
 	struct wspx_job *job;
 
-	if ((job = wspx__deque_pop(&w->deque)) != NULL)
+	if (wspx__deque_len(&w->deque) > 0 &&
+	    (job = wspx__deque_pop(&w->deque)) != NULL)
 		return job;
 	if ((job = steal(w)) != NULL)
 		return job;
@@ -142,14 +147,14 @@ lookforwork(struct wspx_worker *w, _Atomic(int) *latch)
 	wspx__sleep_start_looking(&p->sleep, &idle, w->index);
 	while (!wspx__latch_probe(latch)) {
 		if ((job = findwork(w)) != NULL) {
-			wspx__sleep_work_found(&p->sleep);
+			wspx__sleep_work_found(&p->sleep, true, &p->injected);
 			wspx__pool_execute(w, job);
 			return true;
 		}
 		wspx__sleep_no_work_found(&p->sleep, &idle, latch,
 		    &p->injected);
 	}
-	wspx__sleep_work_found(&p->sleep);
+	wspx__sleep_work_found(&p->sleep, false, &p->injected);
 	return false;
 }
 

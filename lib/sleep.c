@@ -35,7 +35,10 @@
  *   sleepers as the work needs: awake idle workers (inactive - sleeping)
  *   will find it by themselves when the queue was empty; when it was not,
  *   up to n more.  A worker that finds work wakes up to two sleepers, so a
- *   burst spreads to the whole pool.
+ *   burst spreads to the whole pool; one that stops looking because its
+ *   latch was set wakes them only if the injection stack holds a job,
+ *   checked after a seq_cst fence (fence 3), as it may be the idle worker
+ *   an injector counted on.
  * Waker (wspx__sleep_wake_specific): under the slot's mutex, if blocked:
  *   clear it, signal, and decrement sleeping itself.  Were the sleeper to
  *   decrement after waking, a woken worker would still count as asleep for
@@ -64,7 +67,12 @@
  *   because an awake idle worker exists, that worker either finds the job,
  *   or registers after the injector's read and so sees the job at step 5,
  *   or finds other work and, leaving the idle set, wakes up to two
- *   sleepers; a worker that finishes a job searches again.  So the pool
+ *   sleepers (a worker that finishes a job searches again), or leaves the
+ *   idle set because its latch was set, perhaps for good (the caller of
+ *   wspx_pool_call leaving the main slot).  Then fence 3 pairs with fence
+ *   1 as fence 2 does: the injector's read of the counters saw it idle, so
+ *   its look at the stack after its decrement sees the job, and it wakes
+ *   up to two sleepers.  So the pool
  *   cannot reach a state where every worker blocks with the job queued.
  *   (c) Jobs on a deque.  Only the owner pushes on its deque and it blocks
  *   only after its own pop found the deque empty, and the main slot's
@@ -156,7 +164,8 @@ wakeany(struct wspx__sleep *s, unsigned n)
 }
 
 void
-wspx__sleep_work_found(struct wspx__sleep *s)
+wspx__sleep_work_found(struct wspx__sleep *s, bool found,
+    struct wspx__stack *injected)
 {
 	uint64_t old;
 	unsigned sleeping;
@@ -165,8 +174,16 @@ wspx__sleep_work_found(struct wspx__sleep *s)
 	old = atomic_fetch_sub_explicit(&s->counters, WSPX__ONE_INACTIVE,
 	    memory_order_seq_cst);
 	sleeping = wspx__sleeping(old);
-	if (sleeping > 0)
-		wakeany(s, sleeping < 2 ? sleeping : 2);
+	if (sleeping == 0)
+		return;
+	if (!found) {
+		/* seq_cst fence 3: our leaving the idle set is ordered before
+		 * the look at the stack; pairs with fence 1 (see (b)). */
+		wspx__fence_seq_cst();
+		if (!wspx__stack_has_jobs(injected))
+			return;
+	}
+	wakeany(s, sleeping < 2 ? sleeping : 2);
 }
 
 /* Give the JEC the parity `odd` by adding one if it has the other: posters

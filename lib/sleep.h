@@ -91,9 +91,12 @@ void wspx__sleep_fini(struct wspx__sleep *s);
 void wspx__sleep_start_looking(struct wspx__sleep *s, struct wspx__idle *idle,
     unsigned index);
 
-/* The looking worker found work (or stops looking): no longer inactive.
- * Wakes up to two sleepers so that work spreads. */
-void wspx__sleep_work_found(struct wspx__sleep *s);
+/* The looking worker stops looking, having found work (found) or seen its
+ * latch set: no longer inactive.  If some workers sleep, it wakes up to two
+ * of them when it found work, so that work spreads, and when it leaves
+ * with jobs on injected, which an injector may have left to it. */
+void wspx__sleep_work_found(struct wspx__sleep *s, bool found,
+    struct wspx__stack *injected);
 
 /* The looking worker found nothing this round: yield, announce itself
  * sleepy, or block until woken, as idle->rounds says.  It blocks only if

@@ -267,9 +267,12 @@ inline findwork()
 	fi
 }
 
-/* wspx__sleep_work_found(s): no longer inactive; wake up to two of the
- * sleepers counted in the old value. */
-inline work_found()
+/* wspx__sleep_work_found(s, found, injected): no longer inactive; if
+ * some slept (the old value), wake up to two of them when work was found,
+ * or, leaving without work (the latch was set), when the injection stack
+ * holds a job: checked after fence 3, implicit here (the decrement and the
+ * look are two statements in sequentially consistent order). */
+inline work_found(wfound)
 {
 	atomic {
 		cs = sleeping;
@@ -278,11 +281,11 @@ inline work_found()
 		assert(COUNTERS_OK)
 	};
 	if
-	:: cs > 0 ->
+	:: cs > 0 && (wfound || queued > 0) ->
 		atomic { cwake = (cs < 2 -> cs : 2); cs = 0 };
 		wakeany(cwake);
 		atomic { cwake = 0 }
-	:: else -> skip
+	:: else -> atomic { cs = 0 }
 	fi
 }
 
@@ -437,7 +440,7 @@ inline lookforwork()
 		findwork();
 		if
 		:: found ->
-			work_found();
+			work_found(true);
 			execute();
 			break
 		:: else ->
@@ -446,7 +449,7 @@ inline lookforwork()
 	od;
 	atomic { rounds = 0; kept = 0 };
 	if
-	:: !found -> work_found()
+	:: !found -> work_found(false)
 	:: else -> skip
 	fi
 }

@@ -11,7 +11,8 @@
  * works in the pool's main slot (wspx_pool_call), so the pool gets
  * threads - 1 workers and `threads` threads compute, as in Rayon, whose
  * caller blocks while its `threads` workers compute.  In inject and idle the
- * caller does not compute, so the pool gets `threads` workers.
+ * caller does not compute (it injects, or waits on a scope), so the pool
+ * gets `threads` workers.
  *
  * inject has two variants: `inject` submits caller-owned jobs (the intrusive
  * API needs no allocation per job); `injectalloc` mallocs each job and the
@@ -364,17 +365,36 @@ bench_inject(const char *bench, long n, int threads, int reps)
 	free(s);
 }
 
+/* idle: fib(27) as a job injected from outside, the caller blocked, as in
+ * the Rayon driver (rayon::scope from main): `threads` workers compute and
+ * then go idle, and nothing else competes with them for the CPUs. */
+struct fibjob {
+	struct wspx_job job;
+	struct fib f;
+};
+
+static void
+runfib(struct wspx_worker *w, struct wspx_job *job)
+{
+	fib_par(w, &wspx_container_of(job, struct fibjob, job)->f);
+}
+
 static void
 bench_idle(int threads)
 {
 	struct wspx_pool *p = newpool((unsigned)threads);
+	struct fibjob fj = { .job.run = runfib };
 	struct fib f = { 27, 0 };
+	struct wspx_scope s;
 	double c0, t0;
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		f.n = 27;
-		wspx_pool_call(p, fib_par, &f);
+		fj.f.n = 27;
+		wspx_scope_init(&s, p, NULL);
+		wspx_scope_spawn(&s, NULL, &fj.job);
+		wspx_scope_wait(&s);
+		f.r = fj.f.r;
 	}
 	c0 = cpu_ms();
 	t0 = now_ms();

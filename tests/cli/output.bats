@@ -58,6 +58,40 @@ SH
 	chmod +x half
 }
 
+# Job a prints a line, waits until job b has printed its line, prints
+# another: by lines the output is A1 B A2, grouped B A1 A2.
+twolines() {
+	cat > two <<'SH'
+#!/bin/sh
+if [ "$1" = a ]; then
+	echo A1; touch a1
+	while [ ! -e b ]; do sleep 0.01; done
+	echo A2
+else
+	while [ ! -e a1 ]; do sleep 0.01; done
+	echo B; touch b
+fi
+SH
+	chmod +x two
+}
+
+@test "--group, the default, can be asked for; the last mode given wins" {
+	twolines
+	run "$WSPX" -j2 --line-buffer ./two ::: a b
+	[ "$output" = "$(printf 'A1\nB\nA2')" ]
+	rm -f a1 b
+	run "$WSPX" -j2 --line-buffer --group ./two ::: a b
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'B\nA1\nA2')" ]
+	rm -f a1 b
+	run "$WSPX" -j2 ./two ::: a b
+	[ "$output" = "$(printf 'B\nA1\nA2')" ]
+	halflines
+	run "$WSPX" -j2 -u --group -k ./half ::: a b
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'AAAAAAAA\nBBBB')" ]
+}
+
 @test "--line-buffer prints whole lines as they come" {
 	halflines
 	run "$WSPX" -j2 --line-buffer ./half ::: a b

@@ -60,7 +60,7 @@ idlermain(void *arg)
 		atomic_store(&d->inside, 0);
 		atomic_fetch_add(&d->calls, 1);
 	}
-	wspx__sleep_work_found(d->s);
+	wspx__sleep_work_found(d->s, false, d->injected);
 	return NULL;
 }
 
@@ -212,9 +212,11 @@ test_wake_counts(void)
 {
 	struct wspx__sleep s;
 	struct wspx__stack inj;
+	struct wspx_stack_link node;
 	struct wspx__idle me;
 	struct idler d[4];
 	unsigned i;
+	bool empty;
 
 	CHECK(wspx__sleep_init(&s, 5) == 0);
 	wspx__stack_init(&inj);
@@ -236,8 +238,22 @@ test_wake_counts(void)
 	wspx__sleep_new_jobs(&s, 2, true);
 	CHECK(wspx__sleeping(counters(&s)) == 3);
 	WAITFOR(wspx__sleeping(counters(&s)) == 4);
-	/* A worker that finds work wakes up to two sleepers. */
-	wspx__sleep_work_found(&s);
+	/* A worker (this one) that stops looking without work and with
+	 * nothing injected wakes nobody... */
+	wspx__sleep_work_found(&s, false, &inj);
+	CHECK(wspx__sleeping(counters(&s)) == 4);
+	/* ...but with a job on the injection stack it wakes two, as does a
+	 * worker that found work. */
+	wspx__stack_push(&inj, &node, &node, &empty);
+	wspx__sleep_start_looking(&s, &me, 4);
+	wspx__sleep_work_found(&s, false, &inj);
+	CHECK(wspx__sleeping(counters(&s)) == 2);
+	/* (These idlers take no jobs: empty the stack for them, or their
+	 * last look keeps them from sleeping.) */
+	CHECK(wspx__stack_take_all(&inj) == &node);
+	WAITFOR(wspx__sleeping(counters(&s)) == 4);
+	wspx__sleep_start_looking(&s, &me, 4);
+	wspx__sleep_work_found(&s, true, &inj);
 	CHECK(wspx__sleeping(counters(&s)) == 2);
 	for (i = 0; i < 4; i++)
 		stopidler(&d[i]);
