@@ -523,6 +523,7 @@ run(struct config *c)
 	inputfailed = input_failed(r.in);
 	wspx__exec_wait(r.x);
 	teardown(&r);
+	/* relaxed: the signal thread that stored it has been joined. */
 	if ((sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed)))
 		reraise(sig);
 	return inputfailed ? EXIT_USAGE : exitstatus(&r);

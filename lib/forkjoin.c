@@ -97,7 +97,8 @@ wspx_scope_spawn(struct wspx_scope *s, struct wspx_worker *w,
 	atomic_fetch_add_explicit(&s->pending, 1, memory_order_relaxed);
 	if (w == NULL) {
 		rc = wspx__pool_inject_list(s->pool, job, job, 1);
-		/* Cannot reach zero: the +1 of the caller (the scope's
+		/* relaxed: the job never ran, there is nothing to publish.
+		 * It cannot reach zero: the +1 of the caller (the scope's
 		 * owner before its wait, or a job of s) is still there. */
 		if (rc != 0)
 			atomic_fetch_sub_explicit(&s->pending, 1,
