@@ -42,13 +42,18 @@ SH
 }
 
 # Job a starts a line, waits until job b has printed a whole line, then
-# ends its own line.
+# ends its own line. With SYNCOUT set, "printed" means seen by wspx's
+# reader: job a waits until the line is in ./out, where the test sends
+# wspx's output; otherwise it waits until job b has written it.
 halflines() {
 	cat > half <<'SH'
 #!/bin/sh
 if [ "$1" = a ]; then
 	printf AAAA; touch astarted
 	while [ ! -e b ]; do sleep 0.01; done
+	if [ -n "$SYNCOUT" ]; then
+		until grep -qx BBBB out; do sleep 0.01; done
+	fi
 	printf 'AAAA\n'
 else
 	while [ ! -e astarted ]; do sleep 0.01; done
@@ -58,18 +63,20 @@ SH
 	chmod +x half
 }
 
-# Job a prints a line, waits until job b has printed its line, prints
-# another: by lines the output is A1 B A2, grouped B A1 A2.
+# Job a prints a line, waits until job b's line is in ./out (where the
+# test sends wspx's output), prints another: by lines the output is
+# A1 B A2, grouped B A1 A2. Waiting for wspx to print B, not for job b to
+# write it, keeps the order from depending on which reader runs first.
 twolines() {
 	cat > two <<'SH'
 #!/bin/sh
 if [ "$1" = a ]; then
 	echo A1; touch a1
-	while [ ! -e b ]; do sleep 0.01; done
+	until grep -qx B out; do sleep 0.01; done
 	echo A2
 else
 	while [ ! -e a1 ]; do sleep 0.01; done
-	echo B; touch b
+	echo B
 fi
 SH
 	chmod +x two
@@ -77,15 +84,14 @@ SH
 
 @test "--group, the default, can be asked for; the last mode given wins" {
 	twolines
-	run "$WSPX" -j2 --line-buffer ./two ::: a b
-	[ "$output" = "$(printf 'A1\nB\nA2')" ]
-	rm -f a1 b
-	run "$WSPX" -j2 --line-buffer --group ./two ::: a b
-	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf 'B\nA1\nA2')" ]
-	rm -f a1 b
-	run "$WSPX" -j2 ./two ::: a b
-	[ "$output" = "$(printf 'B\nA1\nA2')" ]
+	"$WSPX" -j2 --line-buffer ./two ::: a b > out
+	[ "$(cat out)" = "$(printf 'A1\nB\nA2')" ]
+	rm -f a1
+	"$WSPX" -j2 --line-buffer --group ./two ::: a b > out
+	[ "$(cat out)" = "$(printf 'B\nA1\nA2')" ]
+	rm -f a1
+	"$WSPX" -j2 ./two ::: a b > out
+	[ "$(cat out)" = "$(printf 'B\nA1\nA2')" ]
 	halflines
 	run "$WSPX" -j2 -u --group -k ./half ::: a b
 	[ "$status" -eq 0 ]
@@ -94,9 +100,8 @@ SH
 
 @test "--line-buffer prints whole lines as they come" {
 	halflines
-	run "$WSPX" -j2 --line-buffer ./half ::: a b
-	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf 'BBBB\nAAAAAAAA')" ]
+	SYNCOUT=1 "$WSPX" -j2 --line-buffer ./half ::: a b > out
+	[ "$(cat out)" = "$(printf 'BBBB\nAAAAAAAA')" ]
 }
 
 @test "-u lets jobs write directly (their lines may interleave)" {
