@@ -2,20 +2,23 @@
  * The executor (see job.h).  A job's path:
  *
  *   submitting thread: wspx__exec_submit() appends a batch to the
- *     executor's queue and, unless the dispatcher is already scheduled,
- *     injects it (one CAS);
- *   work-stealing worker, dispatch(): the dispatcher hands every queued
- *     job, in input order, to the blocking pool, whose queue is FIFO, so
- *     jobs start in input order (-j1 runs them one after another);
+ *     executor's queue and injects the batch's jobs into the work-stealing
+ *     pool (one CAS for the batch);
+ *   work-stealing worker, route(): the job is ready to go; the ready jobs
+ *     at the head of the queue are handed, in input order, to the blocking
+ *     pool, whose queue is FIFO, so jobs start in input order (-j1 runs
+ *     them one after another) whatever order the workers run them in;
  *   blocking thread, runjob(): takes a free slot, gets the command from
  *     the caller, spawns it in its own process group, pumps its stdout and
- *     stderr into the output module, waits for it and reaps it;
- *   work-stealing worker, complete(): the caller's `finished`, then the job
- *     leaves the window and the submitting thread may add one more.
+ *     stderr into the output module, waits for it and reaps it, then
+ *     complete(): the caller's `finished`, and the job leaves the window so
+ *     the submitting thread may add one more.
  *
- * The blocking pool's queue holds the jobs that wait for a thread, so a
- * thread that finishes one job starts the next at once, without a
- * round-trip through the work-stealing pool.
+ * Each job thus runs exactly once in the work-stealing pool (its executed
+ * count is the number of jobs), and a job is handed over only after its own
+ * run there, so its memory is never in the pool once it has finished.  The
+ * blocking pool's queue holds the jobs that wait for a thread, so a thread
+ * that finishes one job starts the next at once.
  *
  * Stopping.  wspx__exec_stop() records the signal; a job not yet started is
  * skipped.  Each slot has a mutex guarding the pid of the job it runs and
@@ -63,9 +66,7 @@ struct wspx__exec {
 	pthread_cond_t idle;	/* nothing in flight */
 	pthread_cond_t slotfree;
 	size_t inflight;	/* lock */
-	struct wspx__execjob *head, *tail; /* submitted, not dispatched; lock */
-	bool dispatching;	/* the dispatcher is queued or running; lock */
-	struct wspx_job dispatcher;
+	struct wspx__execjob *head, *tail; /* submitted, not routed; lock */
 	unsigned *free;		/* free slot numbers, a stack; lock */
 	unsigned nfree;		/* lock */
 	struct slot *slots;	/* slots[i] is slot i + 1 */
@@ -73,8 +74,6 @@ struct wspx__exec {
 	_Atomic(bool) killing;	/* SIGKILL whatever runs */
 	_Atomic(bool) suspended; /* SIGTSTP whatever starts */
 };
-
-static void dispatch(struct wspx_worker *w, struct wspx_job *wj);
 
 static int64_t
 nowns(clockid_t clock)
@@ -169,7 +168,6 @@ wspx__exec_new(struct wspx__exec **out, const struct wspx__exec_opts *o)
 	WSPX_MUST(pthread_cond_init(&x->room, NULL));
 	WSPX_MUST(pthread_cond_init(&x->idle, NULL));
 	WSPX_MUST(pthread_cond_init(&x->slotfree, NULL));
-	x->dispatcher.run = dispatch;
 	atomic_init(&x->stopsig, 0);
 	atomic_init(&x->killing, false);
 	atomic_init(&x->suspended, false);
@@ -238,14 +236,10 @@ skipoutput(struct wspx__exec *x, struct wspx__execjob *job)
 
 /* The job is over: tell the caller, then free its place in the window. */
 static void
-complete(struct wspx_worker *w, struct wspx_job *wj)
+complete(struct wspx__execjob *job)
 {
-	struct wspx__execjob *job;
-	struct wspx__exec *x;
+	struct wspx__exec *x = job->x;
 
-	(void)w;
-	job = wspx_container_of(wj, struct wspx__execjob, wsjob);
-	x = job->x;
 	if (!job->opened)
 		skipoutput(x, job);
 	x->o.ops->finished(x->o.ctx, job);
@@ -257,65 +251,60 @@ complete(struct wspx_worker *w, struct wspx_job *wj)
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 }
 
-/* From a blocking thread: send the completion to the work-stealing pool. */
-static void
-sendcompletion(struct wspx__execjob *job)
-{
-	job->wsjob.run = complete;
-	/* The pools outlive the executor's jobs: injection cannot fail. */
-	if (wspx_pool_inject(job->x->o.pool, &job->wsjob) != 0)
-		abort();
-}
-
 static void runtask(struct wspx_task *task, int status);
 
-/* Hand the jobs from job on, linked through next, to the blocking pool in
- * batches; if the run is stopping or no thread can take them, finish them
- * at once. */
-static void
-handover(struct wspx_worker *w, struct wspx__exec *x,
-    struct wspx__execjob *job)
+/* Hand the jobs from job on, linked through next, to the blocking pool;
+ * x's lock held, so that they queue there in input order.  Returns 0, or
+ * the error that kept them from being queued (the run is stopping, or no
+ * thread can take them): they are then the caller's to finish. */
+static int
+handover(struct wspx__exec *x, struct wspx__execjob *job)
 {
-	struct wspx__execjob *batch[64];
 	struct wspx_task *tasks[64];
-	size_t n, i;
+	size_t n;
 	int rc;
 
 	while (job != NULL) {
-		for (n = 0; n < 64 && job != NULL; n++, job = job->next) {
-			batch[n] = job;
+		for (n = 0; n < 64 && job != NULL; n++, job = job->next)
 			tasks[n] = &job->task;
-		}
 		if (stopping(x))
-			rc = -ECANCELED;
-		else
-			rc = wspx_blocking_submit_n(x->o.blocking, tasks, n);
-		for (i = 0; rc != 0 && i < n; i++) {
-			batch[i]->result.error = rc;
-			complete(w, &batch[i]->wsjob);
-		}
+			return -ECANCELED;
+		if ((rc = wspx_blocking_submit_n(x->o.blocking, tasks, n)) != 0)
+			return rc;
 	}
+	return 0;
 }
 
-/* The dispatcher: hand the queued jobs over, oldest first, until the queue
- * stays empty. */
+/* A job's run in the work-stealing pool: mark it ready, and hand over the
+ * ready jobs at the head of the queue.  Those a stop or a failure keeps
+ * from the blocking pool finish here, with that error. */
 static void
-dispatch(struct wspx_worker *w, struct wspx_job *wj)
+route(struct wspx_worker *w, struct wspx_job *wj)
 {
-	struct wspx__exec *x = wspx_container_of(wj, struct wspx__exec,
-	    dispatcher);
-	struct wspx__execjob *job;
+	struct wspx__execjob *job = wspx_container_of(wj, struct wspx__execjob,
+	    wsjob), *first, *last = NULL, *next;
+	struct wspx__exec *x = job->x;
+	int rc = 0;
 
-	for (;;) {
-		WSPX_MUST(pthread_mutex_lock(&x->lock));
-		job = x->head;
-		x->head = x->tail = NULL;
-		if (job == NULL)
-			x->dispatching = false;
-		WSPX_MUST(pthread_mutex_unlock(&x->lock));
-		if (job == NULL)
-			return;
-		handover(w, x, job);
+	(void)w;
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	job->ready = true;
+	first = x->head;
+	while (x->head != NULL && x->head->ready) {
+		last = x->head;
+		x->head = x->head->next;
+	}
+	if (x->head == NULL)
+		x->tail = NULL;
+	if (last != NULL) {
+		last->next = NULL;
+		rc = handover(x, first);
+	}
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	for (job = rc != 0 ? first : NULL; job != NULL; job = next) {
+		next = job->next;
+		job->result.error = rc;
+		complete(job);
 	}
 }
 
@@ -323,14 +312,16 @@ void
 wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
     size_t n)
 {
-	bool schedule;
-	size_t i;
+	struct wspx_job *wsjobs[64];
+	size_t i, k;
 
 	if (n == 0)
 		return;
 	for (i = 0; i < n; i++) {
 		jobs[i]->x = x;
 		jobs[i]->opened = false;
+		jobs[i]->ready = false;
+		jobs[i]->wsjob.run = route;
 		jobs[i]->next = i + 1 < n ? jobs[i + 1] : NULL;
 		memset(&jobs[i]->result, 0, sizeof(jobs[i]->result));
 		jobs[i]->task.run = runtask;
@@ -343,12 +334,14 @@ wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
 	else
 		x->head = jobs[0];
 	x->tail = jobs[n - 1];
-	schedule = !x->dispatching;
-	x->dispatching = true;
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
-	/* The pool outlives the executor: injection cannot fail. */
-	if (schedule && wspx_pool_inject(x->o.pool, &x->dispatcher) != 0)
-		abort();
+	for (i = 0; i < n; i += k) {
+		for (k = 0; k < 64 && i + k < n; k++)
+			wsjobs[k] = &jobs[i + k]->wsjob;
+		/* The pool outlives the executor: injection cannot fail. */
+		if (wspx_pool_inject_n(x->o.pool, wsjobs, k) != 0)
+			abort();
+	}
 }
 
 static unsigned
@@ -595,5 +588,5 @@ runtask(struct wspx_task *task, int status)
 		job->result.error = status;
 	else
 		runjob(job->x, job);
-	sendcompletion(job);
+	complete(job);
 }

@@ -3,8 +3,8 @@
  * its result.  Jobs enter the work-stealing pool in batches; each is handed
  * to the blocking pool, whose thread takes a slot, asks the caller for the
  * command, spawns it in its own process group, passes its output to the
- * output module and reaps it; the completion returns to the work-stealing
- * pool, where the caller's `finished` callback runs.  A window bounds the
+ * output module and reaps it, and calls the caller's `finished` callback.
+ * Each job runs once in the work-stealing pool.  A window bounds the
  * jobs between submission and completion, so memory does not grow with the
  * input.
  */
@@ -46,13 +46,14 @@ struct wspx__result {
 /* A job, embedded by the caller, who sets seq and tag; the rest is the
  * executor's until `finished` is called. */
 struct wspx__execjob {
-	struct wspx_job wsjob;		/* dispatch, then completion */
+	struct wspx_job wsjob;		/* its run in the work-stealing pool */
 	struct wspx_task task;		/* the run, on a blocking thread */
 	struct wspx__exec *x;
 	uint64_t seq;			/* 1, 2, ...: input order */
 	const char *tag;		/* put before each output line, or NULL */
 	struct wspx__result result;
 	bool opened;			/* its output was opened */
+	bool ready;			/* its wsjob ran; executor's lock */
 	struct wspx__execjob *next;	/* in the executor's queue */
 };
 
@@ -67,7 +68,9 @@ struct wspx__exec_ops {
 	    const struct wspx__cmd *cmd);
 	/* job is over: ran, failed to start, or was skipped by a stop (then
 	 * result.started is false and result.error is -ECANCELED).  Called
-	 * once, on a work-stealing worker; job is the caller's again. */
+	 * once, on the blocking thread that ran it (or, if it never reached
+	 * one, a work-stealing worker), possibly on several threads at once;
+	 * job is the caller's again. */
 	void (*finished)(void *ctx, struct wspx__execjob *job);
 };
 
