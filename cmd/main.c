@@ -24,7 +24,8 @@ enum optid {
 	O_ARGFILE, O_NULL, O_DELIM, O_COLSEP, O_MAXARGS, O_REPLACE, O_SHELL,
 	O_QUOTE, O_JOBS, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG,
 	O_TAGSTRING,
-	O_DRYRUN, O_VERBOSE, O_TERMTIMEOUT, O_VERSION, O_HELP
+	O_DRYRUN, O_VERBOSE, O_TERMTIMEOUT, O_NOSTATUS, O_PROGRESS,
+	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_VERSION, O_HELP
 };
 
 static const struct option {
@@ -67,6 +68,19 @@ static const struct option {
 	    "it starts" },
 	{ 0, "term-timeout", "DUR", O_TERMTIMEOUT, "after a signal, wait DUR "
 	    "before SIGKILL (default 2s)" },
+	{ 0, "no-status", NULL, O_NOSTATUS, "no status line on a terminal" },
+	{ 0, "progress", NULL, O_PROGRESS, "print a progress line every few "
+	    "seconds (off a terminal)" },
+	{ 0, "progress-interval", "DUR", O_INTERVAL, "seconds between "
+	    "--progress lines (default 5s)" },
+	{ 0, "total", "N", O_TOTAL, "expect N jobs: progress and ETA before "
+	    "the input ends" },
+	{ 0, "stats", NULL, O_STATS, "print the run's counters to stderr at "
+	    "exit" },
+	{ 0, "metrics", "FILE", O_METRICS, "write the run's counters to FILE "
+	    "as JSON at exit" },
+	{ 0, "events", "FILE", O_EVENTS, "write a JSON line per job start and "
+	    "end to FILE (- stdout)" },
 	{ 0, "version", NULL, O_VERSION, "print the version and exit" },
 	{ 'h', "help", NULL, O_HELP, "print this help and exit" },
 };
@@ -216,6 +230,14 @@ setcolsep(struct config *c, const char *re)
 	c->hascolsep = true;
 }
 
+static const char *
+nonempty(const char *opt, const char *v)
+{
+	if (*v == '\0')
+		badvalue(opt, v, "is empty: the option needs a file name");
+	return v;
+}
+
 static void
 apply(struct config *c, const struct option *o, const char *v)
 {
@@ -244,6 +266,20 @@ apply(struct config *c, const struct option *o, const char *v)
 	case O_TERMTIMEOUT:
 		c->termtimeout = parseduration("--term-timeout", v);
 		break;
+	case O_NOSTATUS:	c->nostatus = true; break;
+	case O_PROGRESS:	c->progress = true; break;
+	case O_INTERVAL:
+		c->interval = parseduration("--progress-interval", v);
+		if (c->interval < 0.05)
+			badvalue("--progress-interval", v, "is shorter than "
+			    "50ms");
+		c->progress = true;
+		break;
+	case O_TOTAL:		c->total = (long long)parsecount("--total", v);
+				break;
+	case O_STATS:		c->stats = true; break;
+	case O_METRICS:		c->metrics = nonempty("--metrics", v); break;
+	case O_EVENTS:		c->events = nonempty("--events", v); break;
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);
 		exit(0);
@@ -404,6 +440,8 @@ defaults(struct config *c)
 	c->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	c->mode = WSPX_OUT_GROUP;
 	c->termtimeout = 2;
+	c->interval = 5;
+	c->total = -1;
 	c->shell = usershell();
 	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
 }

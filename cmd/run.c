@@ -17,6 +17,12 @@
  * signal, so that its parent sees it killed by it (status 128+N).  A
  * closed stdout (EPIPE) stops the run the same way, with SIGTERM for the
  * jobs, and wspx then dies of SIGPIPE, as any writer to a closed pipe.
+ *
+ * Watching.  The callbacks count every job in stats.c's atomics, which the
+ * status line (status.c) reads as it likes; --events gets a line per
+ * start and end (events.c); SIGUSR1 lists the running jobs (running.c).
+ * At the end, --stats, --metrics and the summary event report the final
+ * counters, the pools' among them, read once the pools have stopped.
  */
 #include "run.h"
 
@@ -31,9 +37,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "job.h"
 #include "proc.h"
 #include "progpath.h"
+#include "running.h"
+#include "stats.h"
+#include "status.h"
 #include "template.h"
 #include "thread.h"
 #include "util.h"
@@ -42,6 +52,9 @@
 extern char **environ;
 
 #define BATCH 64
+/* The work-stealing pool only routes jobs: one worker keeps up with
+ * thousands of jobs a second, and idles on less CPU than two. */
+#define WS_WORKERS 1
 /* Job output kept in memory, all jobs together; the rest spills to
  * temporary files. */
 #define OUTPUT_BUDGET	(64u << 20)
@@ -67,7 +80,11 @@ struct run {
 	struct wspx_blocking *bp;
 	struct input *in;
 	int devnull;		/* the jobs' stdin */
-	_Atomic(unsigned long) failed;
+	struct stats stats;
+	struct events *events;	/* --events, or NULL */
+	struct running *running;
+	struct status *status;	/* status line or --progress, or NULL */
+	int metricsfd;		/* --metrics, or -1 */
 	/* Signals: set by the signal thread, or by a request to it. */
 	_Atomic(int) stopsig;	/* the signal that stopped the run */
 	_Atomic(bool) epipe;	/* stdout's reader went away */
@@ -164,7 +181,11 @@ started(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd)
 	struct run *r = ctx;
 	struct buf b = { NULL, 0, 0 };
 
-	(void)ej;
+	/* relaxed: a count (see stats.c). */
+	atomic_fetch_add_explicit(&r->stats.started, 1, memory_order_relaxed);
+	running_start(r->running, ej->result.slot, ej->seq, cmd->text);
+	events_start(r->events, ej->seq, ej->result.slot, ej->result.pid,
+	    cmd->text, (double)ej->result.start_ns / 1e9);
 	if (!r->c->verbose || r->c->dryrun)
 		return;
 	bufadds(&b, cmd->text);
@@ -178,6 +199,53 @@ static void
 nudge(struct run *r)
 {
 	pthread_kill(r->sigthread, SIGUSR2);
+}
+
+/* The end event of a job that ran or could not start. */
+static void
+endevent(struct run *r, struct cmdjob *j)
+{
+	const struct wspx__result *res = &j->ej.result;
+	struct event_end e;
+	double now = stats_unixtime();
+
+	memset(&e, 0, sizeof(e));
+	e.seq = j->ej.seq;
+	e.slot = res->slot;
+	e.pid = res->pid;
+	e.command = j->cmdtext != NULL ? j->cmdtext : "";
+	e.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 : now;
+	e.end = res->end_ns != 0 ? (double)res->end_ns / 1e9 : now;
+	e.runtime = (double)res->runtime_ns / 1e9;
+	e.exited = res->started && (r->c->dryrun || WIFEXITED(res->status));
+	e.exit = e.exited && !r->c->dryrun ? WEXITSTATUS(res->status) : 0;
+	e.signal = res->started && !r->c->dryrun &&
+	    WIFSIGNALED(res->status) ? WTERMSIG(res->status) : 0;
+	e.bytes = res->bytes;
+	e.error = res->started ? NULL : strerror(-res->error);
+	if (!res->started)
+		events_start(r->events, e.seq, e.slot, 0, e.command, e.start);
+	events_end(r->events, &e);
+}
+
+/* Count the job's end, in the counters, the events and the running
+ * table. */
+static void
+countend(struct run *r, struct cmdjob *j)
+{
+	const struct wspx__result *res = &j->ej.result;
+	bool skipped = res->error == -ECANCELED;
+	bool failed = res->error != 0 ? !skipped : !r->c->dryrun &&
+	    res->status != 0;
+
+	/* The event last: once a reader sees it, the job is out of the
+	 * running table and counted. */
+	if (res->started)
+		running_end(r->running, res->slot, j->ej.seq);
+	stats_ended(&r->stats, res->started ? res->runtime_ns : -1, failed,
+	    skipped);
+	if (!skipped && r->events != NULL)
+		endevent(r, j);
 }
 
 static void
@@ -196,10 +264,7 @@ finished(void *ctx, struct wspx__execjob *ej)
 		wspx__output_note(r->out, msg, n < (int)sizeof(msg) ?
 		    (size_t)n : sizeof(msg) - 1);
 	}
-	/* relaxed: counts, read once every job has finished. */
-	if (res->error != 0 ? res->error != -ECANCELED : !r->c->dryrun &&
-	    res->status != 0)
-		atomic_fetch_add_explicit(&r->failed, 1, memory_order_relaxed);
+	countend(r, j);
 	/* release: before the nudge; pairs with the acquire in sigmain. */
 	if (wspx__output_error(r->out) == -EPIPE &&
 	    !atomic_exchange_explicit(&r->epipe, true, memory_order_release))
@@ -223,6 +288,7 @@ handled(sigset_t *set)
 	sigaddset(set, SIGQUIT);
 	sigaddset(set, SIGTSTP);
 	sigaddset(set, SIGCONT);	/* blocked, it still continues us */
+	sigaddset(set, SIGUSR1);	/* list the running jobs */
 	sigaddset(set, SIGUSR2);	/* a request from this process */
 }
 
@@ -297,6 +363,17 @@ suspend(struct run *r)
 	wspx__exec_suspend(r->x, false);
 }
 
+/* SIGUSR1: the running jobs, to stderr, between jobs' output. */
+static void
+listrunning(struct run *r)
+{
+	struct buf b = { NULL, 0, 0 };
+
+	running_list(r->running, &b);
+	wspx__output_note(r->out, b.s, b.len);
+	free(b.s);
+}
+
 static void *
 sigmain(void *arg)
 {
@@ -322,6 +399,10 @@ sigmain(void *arg)
 		}
 		if (sig == SIGCONT)	/* continued with no stop of ours */
 			continue;
+		if (sig == SIGUSR1) {
+			listrunning(r);
+			continue;
+		}
 		if (!stopped) {
 			if (sig == SIGUSR2)	/* stdout closed */
 				stoprun(r, SIGPIPE, SIGTERM);
@@ -361,9 +442,17 @@ readloop(struct run *r, struct input *in)
 			j->ej.seq = ++seq;
 			batch[k] = &j->ej;
 		}
-		if (k > 0)
+		if (k > 0) {
 			wspx__exec_submit(r->x, batch, k);
+			/* relaxed: a count (see stats.c). */
+			atomic_fetch_add_explicit(&r->stats.submitted, k,
+			    memory_order_relaxed);
+		}
 	}
+	/* All input read: now the total is known. */
+	if (end)
+		atomic_store_explicit(&r->stats.total, (int64_t)seq,
+		    memory_order_relaxed);
 }
 
 /* Jobs between being read and having finished. */
@@ -386,7 +475,7 @@ spillsize(const struct config *c, bool keep)
 }
 
 static struct wspx__output *
-newoutput(const struct config *c)
+newoutput(const struct config *c, bool eventsout)
 {
 	struct wspx__output_opts o;
 	struct wspx__output *out;
@@ -394,7 +483,8 @@ newoutput(const struct config *c)
 	memset(&o, 0, sizeof(o));
 	o.mode = c->mode;
 	o.keep_order = c->keep || c->dryrun;
-	o.out_fd = STDOUT_FILENO;
+	/* --events -: stdout is for events, the jobs' output goes to stderr */
+	o.out_fd = eventsout ? STDERR_FILENO : STDOUT_FILENO;
 	o.err_fd = STDERR_FILENO;
 	o.spill = spillsize(c, o.keep_order);
 	o.tmpdir = c->tmpdir;
@@ -408,10 +498,7 @@ static void
 startexec(struct run *r)
 {
 	struct wspx_blocking_opts bo = { r->c->jobs, 0, 256 * 1024 };
-	/* The work-stealing pool only dispatches jobs and counts results:
-	 * one worker keeps up with thousands of jobs a second, and an idle
-	 * period of one worker costs less CPU than two. */
-	struct wspx_pool_opts po = { 1 };
+	struct wspx_pool_opts po = { WS_WORKERS };
 	struct wspx__exec_opts xo;
 	int rc;
 
@@ -448,13 +535,44 @@ reraise(int sig)
 }
 
 static int
-exitstatus(struct run *r)
+exitstatus(const struct stats_final *f)
 {
-	/* relaxed: every job's callback has run (exec_wait returned). */
-	unsigned long failed = atomic_load_explicit(&r->failed,
-	    memory_order_relaxed);
+	return f->now.failed > EXIT_MAXFAILED ? EXIT_MANYFAILED :
+	    (int)f->now.failed;
+}
 
-	return failed > EXIT_MAXFAILED ? EXIT_MANYFAILED : (int)failed;
+/* Open --metrics now, so that a bad path is an error before any job runs;
+ * and --events. */
+static void
+openreports(struct run *r)
+{
+	const struct config *c = r->c;
+
+	r->metricsfd = -1;
+	if (c->metrics != NULL && (r->metricsfd = open(c->metrics, O_WRONLY |
+	    O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+		fatal("--metrics %s:", c->metrics);
+	if (c->events != NULL && (r->events = events_open(c->events)) == NULL)
+		fatal("--events %s:", c->events);
+}
+
+/* The status line on a terminal, or --progress lines, or nothing. */
+static void
+startstatus(struct run *r)
+{
+	const struct config *c = r->c;
+	const char *term = getenv("TERM");
+	struct status_opts so;
+
+	memset(&so, 0, sizeof(so));
+	so.stats = &r->stats;
+	so.out = r->out;
+	so.fd = STDERR_FILENO;
+	so.line = !c->nostatus && !c->dryrun && c->mode != WSPX_OUT_UNGROUP &&
+	    isatty(STDERR_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
+	/* A few times a second on a terminal; --progress-interval off it. */
+	so.interval = so.line ? 0.2 : c->progress ? c->interval : 0;
+	r->status = status_start(&so);
 }
 
 /* Everything the run needs before the first job: templates, signals,
@@ -469,6 +587,10 @@ setup(struct run *r, struct config *c)
 
 	memset(r, 0, sizeof(*r));
 	r->c = c;
+	stats_init(&r->stats);
+	if (c->total >= 0)
+		atomic_store_explicit(&r->stats.total, c->total,
+		    memory_order_relaxed);
 	r->kind = shell_kind(c->shell);
 	progpath_init(getenv("PATH"));
 	r->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
@@ -483,26 +605,79 @@ setup(struct run *r, struct config *c)
 	if (wspx__proc_pipe(r->wake) != 0)
 		fatal("pipe:");
 	io.wakefd = r->wake[0];
+	openreports(r);
+	r->running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	r->in = input_open(c->src, c->nsrc, &io);
-	r->out = newoutput(c);
+	r->out = newoutput(c, c->events != NULL && strcmp(c->events, "-") ==
+	    0);
 	startexec(r);
+	startstatus(r);
 	WSPX_MUST(pthread_create(&r->sigthread, NULL, sigmain, r));
 }
 
-/* Once every job has finished: stop the signal thread, free everything. */
+/* Once every job has finished: stop the status line, the signal thread
+ * and the pools, and read the final counters into f. */
 static void
-teardown(struct run *r)
+finishrun(struct run *r, struct stats_final *f)
 {
+	struct wspx_blocking_stats after;
+
+	status_stop(r->status);
 	/* release: before the nudge; pairs with the acquire in sigmain. */
 	atomic_store_explicit(&r->quit, true, memory_order_release);
 	nudge(r);
 	WSPX_MUST(pthread_join(r->sigthread, NULL));
+	memset(f, 0, sizeof(*f));
+	/* The gauges as the run ends; the counts once nothing runs (a job's
+	 * completion returns before its thread counts it). */
+	wspx_blocking_stats(r->bp, &f->blocking);
+	wspx_blocking_shutdown(r->bp);
+	wspx_pool_shutdown(r->pool);
+	wspx_blocking_stats(r->bp, &after);
+	f->blocking.executed = after.executed;
+	f->blocking.spawn_failures = after.spawn_failures;
+	wspx_pool_stats(r->pool, &f->pool);
+	f->workers = WS_WORKERS;
+	f->slots = r->c->jobs;
+	stats_finish(&r->stats, f);
+}
+
+/* --stats, --metrics and the summary event.  Returns the exit status,
+ * 255 (EXIT_USAGE) if a report could not be written. */
+static int
+report(struct run *r, struct stats_final *f, int status)
+{
+	int rc;
+
+	f->exitstatus = status;
+	if (r->c->stats && (rc = stats_print(f, STDERR_FILENO)) != 0)
+		warn("--stats: %s", strerror(-rc));
+	if (r->metricsfd >= 0) {
+		if ((rc = stats_json(f, r->metricsfd)) != 0 ||
+		    (close(r->metricsfd) != 0 && (rc = -errno) != 0)) {
+			warn("--metrics %s: %s", r->c->metrics, strerror(-rc));
+			status = EXIT_USAGE;
+		}
+	}
+	events_summary(r->events, f);
+	if ((rc = events_close(r->events)) != 0) {
+		warn("--events %s: %s", r->c->events, strerror(-rc));
+		status = EXIT_USAGE;
+	}
+	return status;
+}
+
+/* Free everything. */
+static void
+teardown(struct run *r)
+{
 	wspx__exec_free(r->x);
 	wspx_blocking_free(r->bp);
 	wspx_pool_free(r->pool);
 	input_close(r->in);
 	wspx__output_free(r->out);
+	running_free(r->running);
 	template_free(r->cmd);
 	template_free(r->tag);
 	progpath_fini();
@@ -515,16 +690,22 @@ int
 run(struct config *c)
 {
 	struct run r;
+	struct stats_final f;
 	bool inputfailed;
-	int sig;
+	int sig, status;
 
 	setup(&r, c);
 	readloop(&r, r.in);
 	inputfailed = input_failed(r.in);
 	wspx__exec_wait(r.x);
-	teardown(&r);
+	finishrun(&r, &f);
 	/* relaxed: the signal thread that stored it has been joined. */
-	if ((sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed)))
+	sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed);
+	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
+	    exitstatus(&f);
+	status = report(&r, &f, status);
+	teardown(&r);
+	if (sig != 0)
 		reraise(sig);
-	return inputfailed ? EXIT_USAGE : exitstatus(&r);
+	return status;
 }

@@ -42,6 +42,13 @@ struct config {
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;
 	bool quote;		/* -q: run the words as they are */
+	bool nostatus;		/* --no-status */
+	bool progress;		/* --progress */
+	double interval;	/* --progress-interval, seconds */
+	long long total;	/* --total, or -1 */
+	bool stats;		/* --stats */
+	const char *metrics;	/* --metrics FILE, or NULL */
+	const char *events;	/* --events FILE ("-": stdout), or NULL */
 };
 
 /* Run everything; returns the exit status (or does not return, when wspx

@@ -107,6 +107,80 @@ bufadds(struct buf *b, const char *s)
 	bufadd(b, s, strlen(s));
 }
 
+void
+bufprintf(struct buf *b, const char *fmt, ...)
+{
+	char small[256], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		bufadd(b, small, (size_t)n);
+		return;
+	}
+	big = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	bufadd(b, big, (size_t)n);
+	free(big);
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t
+utf8len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	unsigned c = s[0];
+
+	len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 &&
+	    c < 0xe0 ? 2 : 0;
+	if (c >= 0xf5 || len == 0 || len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return len;
+}
+
+void
+bufjson(struct buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), k;
+
+	bufaddc(b, '"');
+	while (n > 0) {
+		if (*p == '"' || *p == '\\') {
+			bufaddc(b, '\\');
+			bufaddc(b, (char)*p);
+			k = 1;
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			bufaddc(b, (char)*p);
+			k = 1;
+		} else if (*p >= 0x80 && (k = utf8len(p, n)) > 0) {
+			bufadd(b, (const char *)p, k);
+		} else {
+			/* a control character, DEL, or a byte that is not
+			 * UTF-8: the code point of the same number */
+			bufprintf(b, "\\u%04x", *p);
+			k = 1;
+		}
+		p += k;
+		n -= k;
+	}
+	bufaddc(b, '"');
+}
+
 char *
 buftake(struct buf *b)
 {

@@ -28,6 +28,12 @@ struct buf {
 void bufadd(struct buf *b, const char *s, size_t n);
 void bufaddc(struct buf *b, char c);
 void bufadds(struct buf *b, const char *s);
+/* Append printf-style. */
+void bufprintf(struct buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Append s as a JSON string, quoted.  Bytes that are not UTF-8 become the
+ * code points of the same numbers (\u0080 to \u00ff). */
+void bufjson(struct buf *b, const char *s);
 /* Take the string out of b (never NULL) and empty b. */
 char *buftake(struct buf *b);
 

@@ -1,8 +1,9 @@
 # bash completion for wspx(1)                                  -*- sh -*-
 #
 # Install as /usr/share/bash-completion/completions/wspx, or source it.
-# Before COMMAND: wspx's options, files after -a and --shell, nothing
-# after the other options that take a value, and command names.  From
+# Before COMMAND: wspx's options, files after -a, --shell, --metrics and
+# --events, nothing after the other options that take a value, and
+# command names.  From
 # COMMAND on: the completion of COMMAND itself when bash-completion is
 # loaded, else file names.
 
@@ -14,10 +15,13 @@ _wspx()
 	local opts='-a --arg-file -0 --null -d --delimiter --colsep
 	    -n --max-args -I --shell -q --quote -j --jobs --group
 	    --line-buffer -u --ungroup -k --keep-order --tag --tagstring
-	    --dry-run -v --verbose --term-timeout --version -h --help'
+	    --dry-run -v --verbose --term-timeout --no-status --progress
+	    --progress-interval --total --stats --metrics --events
+	    --version -h --help'
 	local argopts='-a --arg-file -d --delimiter --colsep -n --max-args
-	    -I --shell -j --jobs --tagstring --term-timeout'
-	local fileopts='-a --arg-file --shell'
+	    -I --shell -j --jobs --tagstring --term-timeout
+	    --progress-interval --total --metrics --events'
+	local fileopts='-a --arg-file --shell --metrics --events'
 	local cur i k w cmd=0 needs=
 
 	argopts=" $(printf '%s ' $argopts)"

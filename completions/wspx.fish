@@ -2,14 +2,15 @@
 # $fish_complete_path (such as ~/.config/fish/completions).
 #
 # Before COMMAND: wspx's options (tests/cli/docs.bats checks them against
-# `wspx --help`), files after -a and --shell, nothing after the other
-# options that take a value (-x), and command names.  From COMMAND on:
+# `wspx --help`), files after -a, --shell, --metrics and --events, nothing
+# after the other options that take a value (-x), and command names.  From COMMAND on:
 # COMMAND's own completion.
 
 # The options that take a value, as separate words on the command line.
 function __wspx_value_options
     printf '%s\n' -a --arg-file -d --delimiter --colsep -n --max-args -I \
-        --shell -j --jobs --tagstring --term-timeout
+        --shell -j --jobs --tagstring --term-timeout --progress-interval \
+        --total --metrics --events
 end
 
 # Whether the command line has not reached COMMAND yet.
@@ -65,6 +66,13 @@ complete -c wspx -n __wspx_before_command -l tagstring -x -d "Put STR (with repl
 complete -c wspx -n __wspx_before_command -l dry-run -d "Print the commands, run nothing"
 complete -c wspx -n __wspx_before_command -s v -l verbose -d "Print each command to stderr as it starts"
 complete -c wspx -n __wspx_before_command -l term-timeout -x -d "After a signal, wait DUR before SIGKILL (default 2s)"
+complete -c wspx -n __wspx_before_command -l no-status -d "No status line on a terminal"
+complete -c wspx -n __wspx_before_command -l progress -d "Print a progress line every few seconds (off a terminal)"
+complete -c wspx -n __wspx_before_command -l progress-interval -x -d "Time between --progress lines (default 5s)"
+complete -c wspx -n __wspx_before_command -l total -x -d "Expect N jobs: progress and ETA before the input ends"
+complete -c wspx -n __wspx_before_command -l stats -d "Print the run's counters to stderr at exit"
+complete -c wspx -n __wspx_before_command -l metrics -r -F -d "Write the run's counters to FILE as JSON at exit"
+complete -c wspx -n __wspx_before_command -l events -r -F -d "Write a JSON line per job start and end to FILE (- stdout)"
 complete -c wspx -n __wspx_before_command -l version -d "Print the version and exit"
 complete -c wspx -n __wspx_before_command -s h -l help -d "Print the help and exit"
 

@@ -20,6 +20,13 @@
  * is inserted before every line.  The first write error (EPIPE when the
  * reader of stdout is gone) stops all printing; collecting goes on, so the
  * reader threads never block, and the error is reported to every caller.
+ *
+ * Status line.  With a status line (wspx__output_status_start()), every
+ * write to a terminal that shares the status line's screen is preceded by
+ * erasing the status line, and once the lock is let go the line is drawn
+ * again below the output, as long as that output ended a line (drawing it
+ * after a partial line would erase that line's start at the next erase).
+ * The text is kept under the lock, so whoever holds it can redraw.
  */
 #include "output.h"
 
@@ -28,6 +35,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -72,6 +80,13 @@ struct wspx__output {
 	size_t nstage;
 	int stagefd;
 	char copy[STAGE];
+	/* under lock: the status line, if statusfd >= 0 */
+	int statusfd;
+	bool onscreen[2];	/* out_fd, err_fd show where statusfd does */
+	bool shown;		/* the status line is on the screen */
+	bool linestart;		/* the screen's cursor starts a line */
+	char *status;		/* "\r", the text, erase to the line's end */
+	size_t statuslen, statuscap;
 	pthread_mutex_t sparelock;	/* guards spare */
 	struct {
 		char *mem;
@@ -79,21 +94,42 @@ struct wspx__output {
 	} spare[SPARES];		/* free buffers of SPARE_MIN or more */
 };
 
-static int
-writeall(int fd, const char *p, size_t n)
+/* Erase the status line before output reaches its screen.  lock held. */
+static void
+hidestatus(struct wspx__output *o, int fd)
 {
-	ssize_t w;
+	static const char erase[] = "\r\033[K";
 
-	while (n > 0) {
-		if ((w = write(fd, p, n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
+	if (!o->shown || (fd != o->statusfd &&
+	    !o->onscreen[fd == o->opts.out_fd ? 0 : 1]))
+		return;
+	(void)wspx__proc_writeall(o->statusfd, erase, sizeof(erase) - 1);
+	o->shown = false;
+}
+
+/* Write output of jobs or of wspx to fd, keeping clear of the status
+ * line.  lock held. */
+static int
+screenwrite(struct wspx__output *o, int fd, const char *p, size_t n)
+{
+	if (o->statusfd >= 0 && n > 0) {
+		hidestatus(o, fd);
+		if (fd == o->statusfd || o->onscreen[fd == o->opts.out_fd ?
+		    0 : 1])
+			o->linestart = p[n - 1] == '\n';
 	}
-	return 0;
+	return wspx__proc_writeall(fd, p, n);
+}
+
+/* Draw the status line if it is not on the screen and may be.  lock
+ * held. */
+static void
+showstatus(struct wspx__output *o)
+{
+	if (o->statusfd < 0 || o->shown || !o->linestart || o->statuslen == 0)
+		return;
+	(void)wspx__proc_writeall(o->statusfd, o->status, o->statuslen);
+	o->shown = true;
 }
 
 /* Record the first error; later output is dropped.  lock held. */
@@ -117,8 +153,17 @@ static void
 flush(struct wspx__output *o)
 {
 	if (o->nstage > 0 && !failed(o))
-		fail(o, writeall(o->stagefd, o->stage, o->nstage));
+		fail(o, screenwrite(o, o->stagefd, o->stage, o->nstage));
 	o->nstage = 0;
+}
+
+/* Print what is staged, draw the status line again, let go of the lock. */
+static void
+letgo(struct wspx__output *o)
+{
+	flush(o);
+	showstatus(o);
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
 /* Print n bytes to fd, staged to save system calls.  lock held. */
@@ -131,7 +176,7 @@ put(struct wspx__output *o, int fd, const char *p, size_t n)
 		flush(o);
 	o->stagefd = fd;
 	if (n >= STAGE) {
-		fail(o, writeall(fd, p, n));
+		fail(o, screenwrite(o, fd, p, n));
 		return;
 	}
 	memcpy(o->stage + o->nstage, p, n);
@@ -235,7 +280,7 @@ collect(struct wspx__output *o, struct obuf *b, const char *p, size_t n)
 		b->fd = wspx__proc_tmpfile(o->opts.tmpdir);
 	if (b->fd >= 0) {
 		b->filed += n;
-		return writeall(b->fd, p, n);
+		return wspx__proc_writeall(b->fd, p, n);
 	}
 	if (reserve(o, b, b->len + n) != 0)
 		return -ENOMEM;
@@ -308,6 +353,7 @@ wspx__output_new(struct wspx__output **out,
 		o->opts.tmpdir = "/tmp";
 	o->next = 1;
 	o->stagefd = -1;
+	o->statusfd = -1;
 	atomic_init(&o->err, 0);
 	WSPX_MUST(pthread_mutex_init(&o->lock, NULL));
 	WSPX_MUST(pthread_mutex_init(&o->sparelock, NULL));
@@ -327,6 +373,7 @@ wspx__output_free(struct wspx__output *o)
 	WSPX_MUST(pthread_mutex_destroy(&o->sparelock));
 	WSPX_MUST(pthread_mutex_destroy(&o->lock));
 	free(o->ring);
+	free(o->status);
 	free(o);
 }
 
@@ -448,8 +495,7 @@ wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
 		emit(o, j, stream, buf, n);
 	else
 		rc = collect(o, &j->buf[stream - 1], buf, n);
-	flush(o);
-	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+	letgo(o);
 	return rc != 0 ? rc : wspx__output_error(o);
 }
 
@@ -496,8 +542,7 @@ wspx__output_close(struct wspx__output *o, struct wspx__outjob *j)
 	} else {
 		j->closed = true;
 	}
-	flush(o);
-	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+	letgo(o);
 	return wspx__output_error(o);
 }
 
@@ -508,9 +553,79 @@ wspx__output_note(struct wspx__output *o, const char *msg, size_t n)
 
 	WSPX_MUST(pthread_mutex_lock(&o->lock));
 	flush(o);
-	rc = writeall(o->opts.err_fd, msg, n);
-	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+	rc = screenwrite(o, o->opts.err_fd, msg, n);
+	letgo(o);
 	return rc;
+}
+
+/* The screen a terminal fd shows, or 0 if fd is no terminal. */
+static dev_t
+screen(int fd)
+{
+	struct stat st;
+
+	return isatty(fd) && fstat(fd, &st) == 0 ? st.st_rdev : 0;
+}
+
+void
+wspx__output_status_start(struct wspx__output *o, int fd)
+{
+	dev_t dev = screen(fd);
+
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	o->statusfd = fd;
+	o->onscreen[0] = dev != 0 && screen(o->opts.out_fd) == dev;
+	o->onscreen[1] = dev != 0 && screen(o->opts.err_fd) == dev;
+	o->shown = false;
+	o->linestart = true;
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+}
+
+int
+wspx__output_status_set(struct wspx__output *o, const char *text, size_t n)
+{
+	static const char erase[] = "\033[K";
+	size_t need = 1 + n + sizeof(erase) - 1;
+	char *t;
+	int rc = 0;
+
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	if (o->statusfd >= 0 && need > o->statuscap) {
+		if ((t = realloc(o->status, need)) == NULL)
+			rc = -ENOMEM;
+		else {
+			o->status = t;
+			o->statuscap = need;
+		}
+	}
+	if (o->statusfd >= 0 && rc == 0) {
+		/* Drawn over the old one in place, with no flicker. */
+		o->status[0] = '\r';
+		memcpy(o->status + 1, text, n);
+		memcpy(o->status + 1 + n, erase, sizeof(erase) - 1);
+		o->statuslen = need;
+		o->shown = false;
+	}
+	letgo(o);
+	return rc;
+}
+
+void
+wspx__output_status_end(struct wspx__output *o)
+{
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	flush(o);
+	if (o->statusfd >= 0) {
+		hidestatus(o, o->statusfd);
+		/* What comes next (a summary) starts a line of its own. */
+		if (!o->linestart)
+			(void)wspx__proc_writeall(o->statusfd, "\n", 1);
+	}
+	o->statusfd = -1;
+	free(o->status);
+	o->status = NULL;
+	o->statuslen = o->statuscap = 0;
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
 bool

@@ -71,6 +71,21 @@ int wspx__output_close(struct wspx__output *o, struct wspx__outjob *j);
  * error fd, between jobs' output.  Returns 0 or -errno. */
 int wspx__output_note(struct wspx__output *o, const char *msg, size_t n);
 
+/* Keep a status line on fd (a terminal, wspx's stderr): output that
+ * reaches the same screen is printed above it.  Not with ungrouped output,
+ * which the jobs write themselves. */
+void wspx__output_status_start(struct wspx__output *o, int fd);
+
+/* Set the status line's text (n bytes, one line that fits the terminal's
+ * width) and draw it, unless output has left a partial line on the screen:
+ * it is drawn once that line ends.  Any thread.  Returns 0 or -ENOMEM. */
+int wspx__output_status_set(struct wspx__output *o, const char *text,
+    size_t n);
+
+/* Erase the status line and stop keeping one; if output left a partial
+ * line on its screen, end that line. */
+void wspx__output_status_end(struct wspx__output *o);
+
 /* Whether jobs' output is captured (not ungrouped). */
 bool wspx__output_captures(const struct wspx__output *o);
 

@@ -160,3 +160,20 @@ wspx__proc_tmpfile(const char *dir)
 	unlink(path);
 	return fd;
 }
+
+int
+wspx__proc_writeall(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

@@ -52,4 +52,7 @@ void wspx__proc_widen_pipe(int fd);
  * (its space is freed when it is closed).  Returns the fd or -errno. */
 int wspx__proc_tmpfile(const char *dir);
 
+/* Write all n bytes of p to fd, again after EINTR.  Returns 0 or -errno. */
+int wspx__proc_writeall(int fd, const char *p, size_t n);
+
 #endif /* WSPX_PROC_H */

@@ -382,6 +382,9 @@ test_shutdown_twice(void)
 	t = tasks(1, &g, false);
 	CHECK(wspx_blocking_new(&bp, &o) == 0);
 	CHECK(wspx_blocking_submit(bp, &t[0].task) == 0);
+	/* The task must be running, not queued: a shutdown would cancel a
+	 * queued one (ASan on a loaded machine caught that race). */
+	WAITFOR(stats(bp).queued == 0);
 	pthread_create(&first, NULL, shutdownthread, bp);
 	nanosleep(&(struct timespec){ 0, 50 * MS }, NULL);
 	pthread_create(&opener, NULL, openlater, &g);

@@ -1,0 +1,45 @@
+/*
+ * --events: one JSON object per line for every job's start and end, and a
+ * summary at the end, each written as it happens so that a reader can
+ * follow the run (wspx(1) lists the keys).  Any thread may write; a mutex
+ * keeps lines whole.
+ */
+#ifndef WSPX_EVENTS_H
+#define WSPX_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "stats.h"
+
+struct events;
+
+/* How a job ended, for its end event. */
+struct event_end {
+	uint64_t seq;
+	unsigned slot;
+	pid_t pid;		/* 0: none (dry run, or it could not start) */
+	const char *command;
+	double start, end;	/* Unix time, seconds */
+	double runtime;		/* seconds */
+	bool exited;		/* exit is valid */
+	int exit;
+	int signal;		/* killed by this signal, or 0 */
+	uint64_t bytes;		/* output, stdout and stderr */
+	const char *error;	/* why it could not start, or NULL */
+};
+
+/* Open path for events ("-": wspx's stdout), truncating it.  Returns NULL
+ * with errno set if it cannot be opened. */
+struct events *events_open(const char *path);
+
+void events_start(struct events *e, uint64_t seq, unsigned slot, pid_t pid,
+    const char *command, double start);
+void events_end(struct events *e, const struct event_end *end);
+void events_summary(struct events *e, const struct stats_final *f);
+
+/* Close e (NULL: nothing).  Returns 0, or the first error writing. */
+int events_close(struct events *e);
+
+#endif /* WSPX_EVENTS_H */

@@ -1,0 +1,111 @@
+/*
+ * The running jobs, for SIGUSR1 (see running.h).
+ */
+#include "running.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "stats.h"
+#include "thread.h"
+
+struct entry {
+	uint64_t seq;		/* 0: the slot is free */
+	char *command;
+	double start;		/* monotonic seconds */
+};
+
+struct running {
+	pthread_mutex_t lock;
+	unsigned n;
+	struct entry *e;	/* e[slot - 1] */
+};
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct running *
+running_new(unsigned slots)
+{
+	struct running *r = xcalloc(1, sizeof(*r));
+
+	WSPX_MUST(pthread_mutex_init(&r->lock, NULL));
+	r->n = slots;
+	r->e = xcalloc(slots, sizeof(*r->e));
+	return r;
+}
+
+void
+running_free(struct running *r)
+{
+	unsigned i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->n; i++)
+		free(r->e[i].command);
+	free(r->e);
+	WSPX_MUST(pthread_mutex_destroy(&r->lock));
+	free(r);
+}
+
+void
+running_start(struct running *r, unsigned slot, uint64_t seq,
+    const char *command)
+{
+	char *copy = xstrdup(command), *old;
+	struct entry *e = &r->e[slot - 1];
+
+	WSPX_MUST(pthread_mutex_lock(&r->lock));
+	old = e->command;
+	e->seq = seq;
+	e->command = copy;
+	e->start = now();
+	WSPX_MUST(pthread_mutex_unlock(&r->lock));
+	free(old);
+}
+
+void
+running_end(struct running *r, unsigned slot, uint64_t seq)
+{
+	struct entry *e = &r->e[slot - 1];
+	char *old = NULL;
+
+	WSPX_MUST(pthread_mutex_lock(&r->lock));
+	if (e->seq == seq) {
+		old = e->command;
+		e->seq = 0;
+		e->command = NULL;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&r->lock));
+	free(old);
+}
+
+void
+running_list(struct running *r, struct buf *b)
+{
+	char t[32];
+	unsigned i, n = 0;
+	double at = now();
+
+	WSPX_MUST(pthread_mutex_lock(&r->lock));
+	for (i = 0; i < r->n; i++) {
+		if (r->e[i].seq == 0)
+			continue;
+		stats_duration(t, sizeof(t), at - r->e[i].start);
+		bufprintf(b, "wspx: running: seq %llu, slot %u, %s: %s\n",
+		    (unsigned long long)r->e[i].seq, i + 1, t,
+		    r->e[i].command);
+		n++;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&r->lock));
+	if (n == 0)
+		bufadds(b, "wspx: running: no job\n");
+}
