@@ -35,6 +35,17 @@ start() {
 	pid=$!
 }
 
+# A failed test must not leave wspx or its jobs behind, stopped or not.
+teardown() {
+	local f
+	[ -z "${BATS_TEST_COMPLETED:-}" ] && [ -n "${pid:-}" ] || return 0
+	kill -KILL "$pid" 2>/dev/null || true
+	for f in pid.*; do
+		[ -e "$f" ] && kill -KILL -- "-$(cat "$f")" 2>/dev/null
+	done
+	return 0
+}
+
 @test "the terminal's SIGINT reaches each job once, through wspx" {
 	mkjob
 	start -j3 --term-timeout 0.3s ./job {} ::: 1 2 3
@@ -140,6 +151,45 @@ pstate() {
 	ps -o stat= -p "$1" | cut -c1
 }
 
+procstopped() {
+	[ "$(pstate "$1")" = T ]
+}
+
+# The state letters of the processes of group $1, sorted, without repeats.
+groupstates() {
+	ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g { print substr($2, 1, 1) }' |
+	    sort -u | tr -d '\n'
+}
+
+# Wait, at most 30 s, until the command "$@" succeeds.
+waituntil() {
+	local n=0
+	until "$@"; do
+		n=$((n + 1))
+		if [ "$n" -gt 3000 ]; then
+			echo "timed out waiting for: $*" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
+# Group $1 is stopped: every process in it is stopped (T), or waits in
+# the kernel (D) for a stopped child of its vfork to exec.
+groupstopped() {
+	case $(groupstates "$1") in
+	T | DT) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+groupgoing() {
+	case $(groupstates "$1") in
+	*T*) return 1 ;;
+	*) return 0 ;;
+	esac
+}
+
 @test "Ctrl-Z stops the jobs with wspx, and they go on with it" {
 	cat > loop <<'SH'
 #!/bin/sh
@@ -151,17 +201,13 @@ SH
 	start -j2 ./loop {} ::: 1 2
 	waitfile pid.1 && waitfile pid.2
 	kill -TSTP $pid
-	for p in $pid $(cat pid.1) $(cat pid.2); do
-		n=0; until [ "$(pstate $p)" = T ]; do
-			n=$((n + 1)); [ $n -lt 500 ] || false; sleep 0.01
-		done
-	done
+	waituntil procstopped $pid
+	# each job is its own process group (its pid)
+	waituntil groupstopped "$(cat pid.1)"
+	waituntil groupstopped "$(cat pid.2)"
 	kill -CONT $pid
-	for p in $(cat pid.1) $(cat pid.2); do
-		n=0; until [ "$(pstate $p)" != T ]; do
-			n=$((n + 1)); [ $n -lt 500 ] || false; sleep 0.01
-		done
-	done
+	waituntil groupgoing "$(cat pid.1)"
+	waituntil groupgoing "$(cat pid.2)"
 	touch done
 	waitstatus $pid
 	[ "$st" -eq 0 ]
