@@ -68,8 +68,10 @@ SH
 
 # Job a prints a line, waits until job b's line is in ./out (where the
 # test sends wspx's output), prints another: by lines the output is
-# A1 B A2, grouped B A1 A2. Waiting for wspx to print B, not for job b to
+# A1 B A2, grouped B A1 A2.  Waiting for wspx to print B, not for job b to
 # write it, keeps the order from depending on which reader runs first.
+# With SYNCOUT set (by lines), job b likewise waits until A1 is in ./out;
+# grouped, A1 is printed only when job a ends, so b waits for a1 only.
 twolines() {
 	cat > two <<'SH'
 #!/bin/sh
@@ -79,6 +81,9 @@ if [ "$1" = a ]; then
 	echo A2
 else
 	while [ ! -e a1 ]; do sleep 0.01; done
+	if [ -n "$SYNCOUT" ]; then
+		until grep -qx A1 out; do sleep 0.01; done
+	fi
 	echo B
 fi
 SH
@@ -87,7 +92,7 @@ SH
 
 @test "--group, the default, can be asked for; the last mode given wins" {
 	twolines
-	"$WSPX" -j2 --line-buffer ./two ::: a b > out
+	SYNCOUT=1 "$WSPX" -j2 --line-buffer ./two ::: a b > out
 	[ "$(cat out)" = "$(printf 'A1\nB\nA2')" ]
 	rm -f a1
 	"$WSPX" -j2 --line-buffer --group ./two ::: a b > out
