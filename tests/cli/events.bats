@@ -68,7 +68,7 @@ assert any("\u0001\u00ff" in c for c in cmds), cmds
 
 @test "--events lines are written as jobs end, not at exit" {
 	mkfifo ev
-	"$WSPX" -j2 --events ev 'echo {}; [ {} = 1 ] || while [ ! -e go ]; do sleep 0.01; done' ::: 1 2 > out &
+	"$WSPX" -j2 --events ev 'echo {}; [ {} = 1 ] || while [ ! -e go ]; do sleep 0.01; done' ::: 1 2 > out 3>&- &
 	pid=$!
 	exec 7< ev
 	# job 1 ends while job 2 waits: its end event comes before the run ends

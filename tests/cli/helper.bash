@@ -37,17 +37,29 @@ waitcount() {
 	done
 }
 
-# Succeed if no process with a pid listed in the file $1 is alive.  A
-# zombie is dead: once wspx has exited, its reaper is init.
+# Succeed if no process with a pid listed in the file $1 is alive, waiting
+# up to 5 s: a SIGKILL sent to a group as wspx exits takes a moment to land.
+# A zombie is dead (once wspx has exited, its reaper is init), and so is a
+# pid that ps no longer shows; only ps's state decides, as a zombie reaped
+# between two looks would otherwise seem alive.
 allgone() {
-	local p
-	for p in $(cat "$1"); do
-		if kill -0 "$p" 2>/dev/null &&
-		    [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
-			echo "process $p is still alive:" >&2
-			ps -o pid,pgid,stat,args -p "$p" >&2
+	local p s end=$((SECONDS + 5)) alive
+	while :; do
+		alive=
+		for p in $(cat "$1"); do
+			s=$(ps -o stat= -p "$p" | cut -c1)
+			if [ -n "$s" ] && [ "$s" != Z ]; then
+				alive=$p
+				break
+			fi
+		done
+		[ -z "$alive" ] && return 0
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "process $alive is still alive:" >&2
+			ps -o pid,pgid,stat,args -p "$alive" >&2
 			return 1
 		fi
+		sleep 0.05
 	done
 }
 

@@ -93,7 +93,7 @@ load helper
 
 @test "input is read lazily: jobs start before the input ends" {
 	mkfifo in
-	"$WSPX" -j2 touch < in > out 2>&1 &
+	"$WSPX" -j2 touch < in > out 2>&1 3>&- &
 	exec 7> in
 	echo first >&7
 	waitfile first

@@ -52,8 +52,17 @@ maxrunning() {
 	[ "$(maxrunning 0 $cpus)" -eq "$cpus" ]
 	[ "$(maxrunning 100% $cpus)" -eq "$cpus" ]
 	[ "$(maxrunning +2 $((cpus + 2)))" -eq $((cpus + 2)) ]
-	[ "$(maxrunning -100 2)" -eq 1 ]
+	[ "$(maxrunning -100 1)" -eq 1 ]
 	[ "$(maxrunning 50% $(((cpus + 1) / 2)))" -eq $((cpus / 2 > 0 ? cpus / 2 : 1)) ]
+	# an upper bound with no waiting: slot numbers never pass the count
+	[ "$(maxslot -100)" -eq 1 ]
+	[ "$(maxslot 0)" -le "$cpus" ]
+	[ "$(maxslot +2)" -le $((cpus + 2)) ]
+}
+
+# The highest slot number ({%}) used by 20 jobs with -j $1.
+maxslot() {
+	"$WSPX" -j "$1" echo {%} ::: $(seq 20) | sort -n | tail -1
 }
 
 @test "bad -j values are usage errors" {

@@ -143,7 +143,7 @@ fi
 SH
 	chmod +x live
 	mkfifo out
-	"$WSPX" -j2 -k ./live ::: 1 2 > out &
+	"$WSPX" -j2 -k ./live ::: 1 2 > out 3>&- &
 	exec 7< out
 	read -r line <&7
 	[ "$line" = first ]	# printed while job 1 still runs

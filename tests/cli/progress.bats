@@ -28,7 +28,7 @@ load helper
 
 @test "--progress: the total is ? while input streams, known at its end" {
 	mkfifo in
-	"$WSPX" --progress-interval 0.1 echo < in > out 2> err &
+	"$WSPX" --progress-interval 0.1 echo < in > out 2> err 3>&- &
 	pid=$!
 	exec 7> in
 	echo 1 >&7
@@ -42,7 +42,7 @@ load helper
 
 @test "--total gives the total and an ETA before the input ends" {
 	mkfifo in
-	"$WSPX" --total 4 --progress-interval 0.1 echo < in > out 2> err &
+	"$WSPX" --total 4 --progress-interval 0.1 echo < in > out 2> err 3>&- &
 	pid=$!
 	exec 7> in
 	echo 1 >&7

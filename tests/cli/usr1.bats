@@ -4,10 +4,15 @@
 load helper
 
 @test "SIGUSR1 lists the running jobs: seq, command, runtime" {
-	"$WSPX" -j2 -k 'touch started.{}; while [ ! -e go ]; do sleep 0.01; done; echo {}' \
-	    ::: a b c > out 2> err &
+	"$WSPX" -j2 -k --events ev \
+	    'touch started.{}; while [ ! -e go ]; do sleep 0.01; done; echo {}' \
+	    ::: a b c > out 2> err 3>&- &
 	pid=$!
-	waitcount 2 'started.*'
+	# a start event is written once the job is in the running table
+	n=0
+	until [ "$(grep -c '"start"' ev 2>/dev/null)" = 2 ]; do
+		n=$((n + 1)); [ "$n" -lt 3000 ]; sleep 0.01
+	done
 	kill -USR1 $pid
 	n=0
 	until [ "$(grep -c 'running:' err)" -ge 2 ]; do
@@ -25,7 +30,7 @@ load helper
 
 @test "SIGUSR1 with no job running says so" {
 	mkfifo in
-	"$WSPX" --events ev echo < in > out 2> err &
+	"$WSPX" --events ev echo < in > out 2> err 3>&- &
 	pid=$!
 	exec 7> in
 	echo x >&7
