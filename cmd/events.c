@@ -116,8 +116,7 @@ events_summary(struct events *e, const struct stats_final *f)
 	    "\"succeeded\": %llu, \"failed\": %llu, \"skipped\": %llu, "
 	    "\"wall\": %.6f, \"exit_status\": %d}",
 	    (unsigned long long)f->now.done,
-	    (unsigned long long)(f->now.done - f->now.failed -
-	    f->now.skipped), (unsigned long long)f->now.failed,
+	    (unsigned long long)f->succeeded, (unsigned long long)f->now.failed,
 	    (unsigned long long)f->now.skipped, f->now.elapsed, f->exitstatus);
 	emitline(e, &b);
 }

@@ -183,7 +183,10 @@ started(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd)
 
 	/* relaxed: a count (see stats.c). */
 	atomic_fetch_add_explicit(&r->stats.started, 1, memory_order_relaxed);
-	running_start(r->running, ej->result.slot, ej->seq, cmd->text);
+	/* The job's own copy of its command lives until finished(), which
+	 * takes it out of the table before freeing it. */
+	running_start(r->running, ej->result.slot, ej->seq,
+	    wspx_container_of(ej, struct cmdjob, ej)->cmdtext);
 	events_start(r->events, ej->seq, ej->result.slot, ej->result.pid,
 	    cmd->text, (double)ej->result.start_ns / 1e9);
 	if (!r->c->verbose || r->c->dryrun)
@@ -316,15 +319,6 @@ after(double seconds)
 	return ts;
 }
 
-static double
-monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The next signal for the signal thread, or 0 when the grace period
  * (until deadline, if not 0) is over. */
 static int
@@ -451,6 +445,7 @@ readloop(struct run *r, struct input *in)
 	}
 	/* All input read: now the total is known. */
 	if (end)
+		/* relaxed: a count for the status line (see stats.c). */
 		atomic_store_explicit(&r->stats.total, (int64_t)seq,
 		    memory_order_relaxed);
 }
@@ -589,6 +584,7 @@ setup(struct run *r, struct config *c)
 	r->c = c;
 	stats_init(&r->stats);
 	if (c->total >= 0)
+		/* relaxed: before the status thread exists. */
 		atomic_store_explicit(&r->stats.total, c->total,
 		    memory_order_relaxed);
 	r->kind = shell_kind(c->shell);

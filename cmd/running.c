@@ -5,14 +5,13 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "stats.h"
 #include "thread.h"
 
 struct entry {
 	uint64_t seq;		/* 0: the slot is free */
-	char *command;
+	const char *command;	/* borrowed until running_end() */
 	double start;		/* monotonic seconds */
 };
 
@@ -21,15 +20,6 @@ struct running {
 	unsigned n;
 	struct entry *e;	/* e[slot - 1] */
 };
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 struct running *
 running_new(unsigned slots)
@@ -45,12 +35,8 @@ running_new(unsigned slots)
 void
 running_free(struct running *r)
 {
-	unsigned i;
-
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->n; i++)
-		free(r->e[i].command);
 	free(r->e);
 	WSPX_MUST(pthread_mutex_destroy(&r->lock));
 	free(r);
@@ -60,32 +46,27 @@ void
 running_start(struct running *r, unsigned slot, uint64_t seq,
     const char *command)
 {
-	char *copy = xstrdup(command), *old;
 	struct entry *e = &r->e[slot - 1];
+	double start = monotonic();
 
 	WSPX_MUST(pthread_mutex_lock(&r->lock));
-	old = e->command;
 	e->seq = seq;
-	e->command = copy;
-	e->start = now();
+	e->command = command;
+	e->start = start;
 	WSPX_MUST(pthread_mutex_unlock(&r->lock));
-	free(old);
 }
 
 void
 running_end(struct running *r, unsigned slot, uint64_t seq)
 {
 	struct entry *e = &r->e[slot - 1];
-	char *old = NULL;
 
 	WSPX_MUST(pthread_mutex_lock(&r->lock));
 	if (e->seq == seq) {
-		old = e->command;
 		e->seq = 0;
 		e->command = NULL;
 	}
 	WSPX_MUST(pthread_mutex_unlock(&r->lock));
-	free(old);
 }
 
 void
@@ -93,7 +74,7 @@ running_list(struct running *r, struct buf *b)
 {
 	char t[32];
 	unsigned i, n = 0;
-	double at = now();
+	double at = monotonic();
 
 	WSPX_MUST(pthread_mutex_lock(&r->lock));
 	for (i = 0; i < r->n; i++) {

@@ -1,8 +1,8 @@
 /*
  * The jobs running now, by slot, for SIGUSR1: set when a job starts,
  * cleared when it ends, listed on request.  A mutex per table; the job
- * threads hold it for a copy of a pointer, so a listing never slows them
- * down for long.
+ * threads hold it to store a pointer, so a listing never slows them down
+ * for long.
  */
 #ifndef WSPX_RUNNING_H
 #define WSPX_RUNNING_H
@@ -16,7 +16,8 @@ struct running;
 struct running *running_new(unsigned slots);
 void running_free(struct running *r);
 
-/* Job seq started in slot (1..slots) with command (copied). */
+/* Job seq started in slot (1..slots) with command, which must stay valid
+ * until running_end() for seq returns (no copy on the per-job path). */
 void running_start(struct running *r, unsigned slot, uint64_t seq,
     const char *command);
 

@@ -184,8 +184,8 @@ stats_finish(const struct stats *s, struct stats_final *f)
 	uint64_t ran = load(&s->ran), maxns;
 
 	stats_read(s, &f->now);
-	f->submitted = load(&s->submitted);
 	f->started = load(&s->started);
+	f->succeeded = minus(f->now.done, f->now.failed + f->now.skipped);
 	maxns = (uint64_t)atomic_load_explicit(&s->maxns,
 	    memory_order_relaxed);
 	f->p50 = percentile(s, ran, 0.50, maxns);
@@ -236,8 +236,7 @@ stats_print(const struct stats_final *f, int fd)
 	bufprintf(&b, "wspx: %llu jobs: %llu succeeded, %llu failed, %llu "
 	    "skipped; wall %.3fs, %.1f jobs/s\n",
 	    (unsigned long long)f->now.done,
-	    (unsigned long long)(f->now.done - f->now.failed -
-	    f->now.skipped), (unsigned long long)f->now.failed,
+	    (unsigned long long)f->succeeded, (unsigned long long)f->now.failed,
 	    (unsigned long long)f->now.skipped, f->now.elapsed,
 	    f->now.elapsed > 0 ? (double)f->now.done / f->now.elapsed : 0);
 	shorttime(t[0], sizeof(t[0]), f->p50);
@@ -275,8 +274,7 @@ stats_json(const struct stats_final *f, int fd)
 	    "\"executed\": %llu, \"succeeded\": %llu, \"failed\": %llu, "
 	    "\"skipped\": %llu},\n",
 	    (unsigned long long)f->now.done, (unsigned long long)f->started,
-	    (unsigned long long)(f->now.done - f->now.failed -
-	    f->now.skipped), (unsigned long long)f->now.failed,
+	    (unsigned long long)f->succeeded, (unsigned long long)f->now.failed,
 	    (unsigned long long)f->now.skipped);
 	bufprintf(&b, " \"runtime\": {\"p50\": %.9f, \"p90\": %.9f, "
 	    "\"p99\": %.9f, \"max\": %.9f},\n", f->p50, f->p90, f->p99,

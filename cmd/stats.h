@@ -48,7 +48,8 @@ struct stats_now {
 /* The final figures, for --stats and --metrics. */
 struct stats_final {
 	struct stats_now now;
-	uint64_t submitted, started;
+	uint64_t started;		/* jobs that ran */
+	uint64_t succeeded;		/* done, neither failed nor skipped */
 	double p50, p90, p99, max;	/* job runtimes, seconds */
 	double user, sys;		/* wspx's own CPU, seconds */
 	double child_user, child_sys;	/* the jobs' CPU, seconds */

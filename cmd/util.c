@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { EXIT_ERROR = 255 };	/* matches EXIT_USAGE in main.c */
 
@@ -105,6 +106,15 @@ void
 bufadds(struct buf *b, const char *s)
 {
 	bufadd(b, s, strlen(s));
+}
+
+double
+monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void

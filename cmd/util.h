@@ -28,6 +28,9 @@ struct buf {
 void bufadd(struct buf *b, const char *s, size_t n);
 void bufaddc(struct buf *b, char c);
 void bufadds(struct buf *b, const char *s);
+/* CLOCK_MONOTONIC in seconds. */
+double monotonic(void);
+
 /* Append printf-style. */
 void bufprintf(struct buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -94,14 +94,21 @@ struct wspx__output {
 	} spare[SPARES];		/* free buffers of SPARE_MIN or more */
 };
 
+/* Whether writing to fd shows on the status line's screen.  lock held. */
+static bool
+onscreen(const struct wspx__output *o, int fd)
+{
+	return fd == o->statusfd || (fd == o->opts.out_fd ? o->onscreen[0] :
+	    fd == o->opts.err_fd && o->onscreen[1]);
+}
+
 /* Erase the status line before output reaches its screen.  lock held. */
 static void
 hidestatus(struct wspx__output *o, int fd)
 {
 	static const char erase[] = "\r\033[K";
 
-	if (!o->shown || (fd != o->statusfd &&
-	    !o->onscreen[fd == o->opts.out_fd ? 0 : 1]))
+	if (!o->shown || !onscreen(o, fd))
 		return;
 	(void)wspx__proc_writeall(o->statusfd, erase, sizeof(erase) - 1);
 	o->shown = false;
@@ -112,11 +119,9 @@ hidestatus(struct wspx__output *o, int fd)
 static int
 screenwrite(struct wspx__output *o, int fd, const char *p, size_t n)
 {
-	if (o->statusfd >= 0 && n > 0) {
+	if (o->statusfd >= 0 && n > 0 && onscreen(o, fd)) {
 		hidestatus(o, fd);
-		if (fd == o->statusfd || o->onscreen[fd == o->opts.out_fd ?
-		    0 : 1])
-			o->linestart = p[n - 1] == '\n';
+		o->linestart = p[n - 1] == '\n';
 	}
 	return wspx__proc_writeall(fd, p, n);
 }
