@@ -10,8 +10,6 @@ DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 CC = cc
 CFLAGS = -O2 -g
-YAML_CFLAGS ?=
-YAML_LIBS ?= -lyaml
 # CI sets WERROR=-Werror; it reaches the sanitizer builds through MAKEFLAGS.
 WERROR =
 # Unit-test sizes: thread and iteration counts (see tests/unit/*.c).
@@ -94,6 +92,8 @@ check-cli: wspx
 	    "installed: apt-get install bats" >&2; exit 1; }
 	@command -v python3 >/dev/null || { echo "check-cli: python3 is" \
 	    "not installed: apt-get install python3" >&2; exit 1; }
+	@command -v tmux >/dev/null || { echo "check-cli: tmux is" \
+	    "not installed: apt-get install tmux" >&2; exit 1; }
 	BATS_TEST_TIMEOUT=120 WSPX=$$PWD/wspx bats tests/cli
 
 check-examples: $(EXAMPLES)
@@ -162,6 +162,9 @@ install: all
 	cp -f completions/_wspx $(DESTDIR)$(DATADIR)/zsh/site-functions/_wspx
 	cp -f completions/wspx.fish \
 	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wspx.fish
+# the loader's cache, so that programs find libwspx.so.0
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
+	    command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/wspx $(DESTDIR)$(LIBDIR)/libwspx.a \

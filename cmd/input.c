@@ -45,14 +45,15 @@ struct input {
 };
 
 static void
-openfile(struct source *s, const char *path)
+openfile(struct source *s, const struct srcspec *spec)
 {
-	s->name = path;
-	if (strcmp(path, "-") == 0) {
+	s->name = spec->path;
+	if (strcmp(spec->path, "-") == 0) {
 		s->fd = STDIN_FILENO;
 		s->name = "standard input";
-	} else if ((s->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		fatal("%s:", path);
+	} else if ((s->fd = open(spec->path, O_RDONLY | O_CLOEXEC)) < 0) {
+		fatal("%s%s%s:", spec->opt != NULL ? spec->opt : "",
+		    spec->opt != NULL ? " " : "", spec->path);
 	}
 }
 
@@ -149,7 +150,7 @@ input_open(const struct srcspec *spec, size_t nsrc, const struct inputopts *o)
 		s = &in->src[i];
 		s->fd = -1;
 		if (spec[i].kind == SRC_FILE)
-			openfile(s, spec[i].path);
+			openfile(s, &spec[i]);
 		if (i > 0 && spec[i].kind == SRC_FILE)
 			slurp(in, s);
 		for (k = 0; spec[i].kind == SRC_LIST && k < spec[i].n; k++) {

@@ -23,6 +23,7 @@ struct srcspec {
 	char **items;		/* SRC_LIST: the arguments */
 	size_t n;
 	const char *path;	/* SRC_FILE: "-" for stdin */
+	const char *opt;	/* "-a", "::::", ..., or NULL, for errors */
 };
 
 struct inputopts {

@@ -20,6 +20,10 @@
 #include "util.h"
 #include "wspx.h"
 
+/* The most jobs at once (slot numbers are 16-bit in the runtime). */
+#define MAXJOBS		65535
+#define MAXJOBS_TEXT	"65535"
+
 enum optid {
 	O_ARGFILE, O_NULL, O_DELIM, O_COLSEP, O_MAXARGS, O_REPLACE, O_SHELL,
 	O_QUOTE, O_JOBS, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG,
@@ -78,7 +82,7 @@ static const struct option {
 	{ 0, "stats", NULL, O_STATS, "print the run's counters to stderr at "
 	    "exit" },
 	{ 0, "metrics", "FILE", O_METRICS, "write the run's counters to FILE "
-	    "as JSON at exit" },
+	    "as JSON at exit (- stdout)" },
 	{ 0, "events", "FILE", O_EVENTS, "write a JSON line per job start and "
 	    "end to FILE (- stdout)" },
 	{ 0, "version", NULL, O_VERSION, "print the version and exit" },
@@ -118,7 +122,8 @@ usage(FILE *f)
 	    "101 more, 255 error,\n128+N killed by signal N.  See wspx(1).\n");
 }
 
-/* Report a usage error about an option's value and exit. */
+/* Report a usage error about an option's value and exit.  opt is the
+ * option as it was typed ("-j", "--jobs"). */
 static void
 badvalue(const char *opt, const char *value, const char *why)
 {
@@ -127,22 +132,35 @@ badvalue(const char *opt, const char *value, const char *why)
 	exit(EXIT_USAGE);
 }
 
-static unsigned long
-parsecount(const char *opt, const char *s)
+static void
+missing(const char *opt)
 {
-	unsigned long n;
+	fprintf(stderr, "wspx: %s needs a value\n(see wspx --help)\n", opt);
+	exit(EXIT_USAGE);
+}
+
+/* A whole number from 1 to max. */
+static unsigned long long
+parsecount(const char *opt, const char *s, unsigned long long max)
+{
+	unsigned long long n;
 	char *end;
+	char why[64];
 
 	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || n == 0)
-		badvalue(opt, s, "is not a positive number");
+	n = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end != '\0' || n == 0)
+		badvalue(opt, s, "is not a positive whole number");
+	if (errno == ERANGE || n > max) {
+		snprintf(why, sizeof(why), "is more than %llu", max);
+		badvalue(opt, s, why);
+	}
 	return n;
 }
 
 /* -j: N, N%, +N, -N, 0; at least 1. */
 static unsigned
-parsejobs(const char *s)
+parsejobs(const char *opt, const char *s)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN), n;
 	const char *digits = *s == '+' || *s == '-' ? s + 1 : s;
@@ -151,10 +169,12 @@ parsejobs(const char *s)
 	cpus = cpus > 0 ? cpus : 1;
 	errno = 0;
 	n = strtol(digits, &end, 10);
-	if (*digits < '0' || *digits > '9' || errno != 0 || n > 65535 ||
+	if (*digits < '0' || *digits > '9' ||
 	    (*end != '\0' && strcmp(end, "%") != 0) ||
 	    (*end == '%' && digits != s))
-		badvalue("-j", s, "is not a number of jobs (N, N%, +N, -N)");
+		badvalue(opt, s, "is not a number of jobs (N, N%, +N, -N)");
+	if (errno == ERANGE || n > MAXJOBS)
+		badvalue(opt, s, "is more than " MAXJOBS_TEXT " jobs");
 	if (*end == '%')
 		n = cpus * n / 100;
 	else if (*s == '+')
@@ -163,11 +183,11 @@ parsejobs(const char *s)
 		n = cpus - n;
 	else if (n == 0)
 		n = cpus;
-	return n < 1 ? 1 : n > 65535 ? 65535 : (unsigned)n;
+	return n < 1 ? 1 : n > MAXJOBS ? MAXJOBS : (unsigned)n;
 }
 
 static char
-parsedelim(const char *s)
+parsedelim(const char *opt, const char *s)
 {
 	static const char *esc = "n\nt\t0\0r\r\\\\";
 	size_t i;
@@ -177,7 +197,7 @@ parsedelim(const char *s)
 	for (i = 0; s[0] == '\\' && s[2] == '\0' && i < 10; i += 2)
 		if (s[1] == esc[i])
 			return esc[i + 1];
-	badvalue("-d", s, "is not one character (or \\n \\t \\0 \\r \\\\)");
+	badvalue(opt, s, "is not one character (or \\n \\t \\0 \\r \\\\)");
 	return 0;
 }
 
@@ -186,46 +206,55 @@ parsedelim(const char *s)
 static double
 parseduration(const char *opt, const char *s)
 {
+	static const struct {
+		const char *suffix;
+		double seconds;
+	} units[] = { { "", 1 }, { "ms", 0.001 }, { "s", 1 }, { "m", 60 },
+	    { "h", 3600 } };
 	double v;
 	char *end;
+	size_t i;
 
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno != 0 || strspn(s, "0123456789.") !=
-	    (size_t)(end - s) || v > 86400)
-		badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m; at "
-		    "most a day)");
-	if (strcmp(end, "ms") == 0)
-		return v / 1000;
-	if (*end == '\0' || strcmp(end, "s") == 0)
-		return v;
-	if (strcmp(end, "m") == 0)
-		return v * 60;
-	if (strcmp(end, "h") == 0)
-		return v * 3600;
+	    (size_t)(end - s))
+		badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix) != 0)
+			continue;
+		if (v * units[i].seconds > 86400)
+			badvalue(opt, s, "is more than a day");
+		return v * units[i].seconds;
+	}
 	badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
 	return 0;
 }
 
+/* An input source; opt is how it was given ("-a", "::::"), for errors. */
 static void
-addsource(struct config *c, enum srckind kind, const char *path)
+addsource(struct config *c, enum srckind kind, const char *path,
+    const char *opt)
 {
 	c->src = xrealloc(c->src, (c->nsrc + 1) * sizeof(*c->src));
 	memset(&c->src[c->nsrc], 0, sizeof(c->src[0]));
 	c->src[c->nsrc].kind = kind;
 	c->src[c->nsrc].path = path;
+	c->src[c->nsrc].opt = opt;
 	c->nsrc++;
 }
 
 static void
-setcolsep(struct config *c, const char *re)
+setcolsep(struct config *c, const char *opt, const char *re)
 {
 	char err[256];
 	int rc;
 
 	if ((rc = regcomp(&c->colsep, re, REG_EXTENDED)) != 0) {
-		regerror(rc, &c->colsep, err, sizeof(err));
-		badvalue("--colsep", re, err);
+		strcpy(err, "is not a regular expression: ");
+		regerror(rc, &c->colsep, err + strlen(err),
+		    sizeof(err) - strlen(err));
+		badvalue(opt, re, err);
 	}
 	c->hascolsep = true;
 }
@@ -238,23 +267,34 @@ nonempty(const char *opt, const char *v)
 	return v;
 }
 
+/* Apply option o with value v (NULL if it takes none); as is the option
+ * as it was typed, for errors. */
 static void
-apply(struct config *c, const struct option *o, const char *v)
+apply(struct config *c, const struct option *o, const char *as,
+    const char *v)
 {
 	switch (o->id) {
-	case O_ARGFILE:		addsource(c, SRC_FILE, v); break;
+	case O_ARGFILE:
+		addsource(c, SRC_FILE, nonempty(as, v), as[1] == '-' ?
+		    "--arg-file" : "-a");
+		break;
 	case O_NULL:		c->delim = '\0'; break;
-	case O_DELIM:		c->delim = parsedelim(v); break;
-	case O_COLSEP:		setcolsep(c, v); break;
-	case O_MAXARGS:		c->maxargs = parsecount("-n", v); break;
+	case O_DELIM:		c->delim = parsedelim(as, v); break;
+	case O_COLSEP:		setcolsep(c, as, v); break;
+	case O_MAXARGS:
+		c->maxargs = (size_t)parsecount(as, v, INT_MAX);
+		break;
 	case O_REPLACE:
 		if (*v == '\0')
-			badvalue("-I", v, "is empty");
+			badvalue(as, v, "is empty");
 		c->plain = v;
 		break;
-	case O_SHELL:		c->shell = v; break;
+	case O_SHELL:
+		c->shell = nonempty(as, v);
+		c->shellopt = true;
+		break;
 	case O_QUOTE:		c->quote = true; break;
-	case O_JOBS:		c->jobs = parsejobs(v); break;
+	case O_JOBS:		c->jobs = parsejobs(as, v); break;
 	case O_GROUP:		c->mode = WSPX_OUT_GROUP; break;
 	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; break;
 	case O_UNGROUP:		c->mode = WSPX_OUT_UNGROUP; break;
@@ -263,23 +303,21 @@ apply(struct config *c, const struct option *o, const char *v)
 	case O_TAGSTRING:	c->tagstring = v; break;
 	case O_DRYRUN:		c->dryrun = true; break;
 	case O_VERBOSE:		c->verbose = true; break;
-	case O_TERMTIMEOUT:
-		c->termtimeout = parseduration("--term-timeout", v);
-		break;
+	case O_TERMTIMEOUT:	c->termtimeout = parseduration(as, v); break;
 	case O_NOSTATUS:	c->nostatus = true; break;
 	case O_PROGRESS:	c->progress = true; break;
 	case O_INTERVAL:
-		c->interval = parseduration("--progress-interval", v);
+		c->interval = parseduration(as, v);
 		if (c->interval < 0.05)
-			badvalue("--progress-interval", v, "is shorter than "
-			    "50ms");
+			badvalue(as, v, "is shorter than 50ms");
 		c->progress = true;
 		break;
-	case O_TOTAL:		c->total = (long long)parsecount("--total", v);
-				break;
+	case O_TOTAL:
+		c->total = (long long)parsecount(as, v, LLONG_MAX);
+		break;
 	case O_STATS:		c->stats = true; break;
-	case O_METRICS:		c->metrics = nonempty("--metrics", v); break;
-	case O_EVENTS:		c->events = nonempty("--events", v); break;
+	case O_METRICS:		c->metrics = nonempty(as, v); break;
+	case O_EVENTS:		c->events = nonempty(as, v); break;
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);
 		exit(0);
@@ -309,21 +347,22 @@ longopt(struct config *c, int argc, char **argv, int i)
 	const char *name = argv[i] + 2, *eq = strchr(name, '=');
 	size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
 	const struct option *o = findlong(name, n);
+	char as[40];
 
 	if (o == NULL) {
 		fprintf(stderr, "wspx: unknown option --%.*s\n(see wspx "
 		    "--help)\n", (int)n, name);
 		exit(EXIT_USAGE);
 	}
+	snprintf(as, sizeof(as), "--%s", o->longname);
 	if (o->arg == NULL && eq != NULL)
-		badvalue(argv[i], eq + 1, "given to an option that takes no "
-		    "value");
+		badvalue(as, eq + 1, "given to an option that takes no value");
 	if (o->arg != NULL && eq == NULL && i + 1 >= argc)
-		badvalue(argv[i], "", "is missing: the option needs a value");
+		missing(as);
 	if (o->arg == NULL)
-		apply(c, o, NULL);
+		apply(c, o, as, NULL);
 	else
-		apply(c, o, eq != NULL ? eq + 1 : argv[++i]);
+		apply(c, o, as, eq != NULL ? eq + 1 : argv[++i]);
 	return i;
 }
 
@@ -345,13 +384,12 @@ shortopts(struct config *c, int argc, char **argv, int i)
 			exit(EXIT_USAGE);
 		}
 		if (options[k].arg == NULL) {
-			apply(c, &options[k], NULL);
+			apply(c, &options[k], opt, NULL);
 			continue;
 		}
 		if (p[1] == '\0' && i + 1 >= argc)
-			badvalue(opt, "", "is missing: the option needs a "
-			    "value");
-		apply(c, &options[k], p[1] != '\0' ? p + 1 : argv[++i]);
+			missing(opt);
+		apply(c, &options[k], opt, p[1] != '\0' ? p + 1 : argv[++i]);
 		break;
 	}
 	return i;
@@ -394,7 +432,7 @@ parsecommand(struct config *c, int argc, char **argv, int i)
 	while (i < argc) {
 		list = strcmp(argv[i++], ":::") == 0;
 		if (list) {
-			addsource(c, SRC_LIST, NULL);
+			addsource(c, SRC_LIST, NULL, ":::");
 			s = &c->src[c->nsrc - 1];
 			s->items = &argv[i];
 		}
@@ -402,7 +440,7 @@ parsecommand(struct config *c, int argc, char **argv, int i)
 			if (list)
 				s->n++;
 			else
-				addsource(c, SRC_FILE, argv[i]);
+				addsource(c, SRC_FILE, argv[i], "::::");
 		}
 	}
 }
@@ -460,7 +498,7 @@ main(int argc, char **argv)
 		conflict("-u and --tag or --tagstring", "ungrouped output "
 		    "cannot be tagged");
 	if (c.nsrc == 0)
-		addsource(&c, SRC_FILE, "-");
+		addsource(&c, SRC_FILE, "-", NULL);
 	status = run(&c);
 	if (c.hascolsep)
 		regfree(&c.colsep);

@@ -10,13 +10,14 @@
  * job's group, stops itself, and once continued sends them SIGCONT.
  *
  * Stopping.  The first SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the
- * reading, starts
- * no new job and sends that signal once to every running job's process
- * group; after --term-timeout, or at a second such signal, whatever still
- * runs gets SIGKILL.  When every job has been reaped wspx re-raises the
- * signal, so that its parent sees it killed by it (status 128+N).  A
- * closed stdout (EPIPE) stops the run the same way, with SIGTERM for the
- * jobs, and wspx then dies of SIGPIPE, as any writer to a closed pipe.
+ * reading, starts no new job and sends that signal once to every running
+ * job's process group; after --term-timeout, or at a second such signal,
+ * whatever still runs gets SIGKILL.  When every job has been reaped wspx
+ * re-raises the signal, so that its parent sees it killed by it (status
+ * 128+N).  A failed write of the output stops the run the same way, with
+ * SIGTERM for the jobs: a closed stdout (EPIPE) then kills wspx with
+ * SIGPIPE, as any writer to a closed pipe; any other error (a full disk)
+ * is reported, and the exit status is 255.
  *
  * Watching.  The callbacks count every job in stats.c's atomics, which the
  * status line (status.c) reads as it likes; --events gets a line per
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,7 +89,7 @@ struct run {
 	int metricsfd;		/* --metrics, or -1 */
 	/* Signals: set by the signal thread, or by a request to it. */
 	_Atomic(int) stopsig;	/* the signal that stopped the run */
-	_Atomic(bool) epipe;	/* stdout's reader went away */
+	_Atomic(bool) outfailed;	/* writing the output failed */
 	_Atomic(bool) quit;	/* the signal thread should return */
 	pthread_t sigthread;
 	int wake[2];		/* readable once reading should stop */
@@ -269,8 +271,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 	}
 	countend(r, j);
 	/* release: before the nudge; pairs with the acquire in sigmain. */
-	if (wspx__output_error(r->out) == -EPIPE &&
-	    !atomic_exchange_explicit(&r->epipe, true, memory_order_release))
+	if (wspx__output_error(r->out) != 0 && !atomic_exchange_explicit(
+	    &r->outfailed, true, memory_order_release))
 		nudge(r);
 	free(j->args.v);
 	free(j->tag);
@@ -368,6 +370,14 @@ listrunning(struct run *r)
 	free(b.s);
 }
 
+/* The signal a failed output stops the run with: SIGPIPE if stdout's
+ * reader went away, else none (wspx reports the error, exits 255). */
+static int
+outputsig(struct run *r)
+{
+	return wspx__output_error(r->out) == -EPIPE ? SIGPIPE : 0;
+}
+
 static void *
 sigmain(void *arg)
 {
@@ -385,7 +395,7 @@ sigmain(void *arg)
 		if (atomic_load_explicit(&r->quit, memory_order_acquire))
 			return NULL;
 		if (sig == SIGUSR2 && (stopped || !atomic_load_explicit(
-		    &r->epipe, memory_order_acquire)))
+		    &r->outfailed, memory_order_acquire)))
 			continue;
 		if (sig == SIGTSTP) {
 			suspend(r);
@@ -398,8 +408,8 @@ sigmain(void *arg)
 			continue;
 		}
 		if (!stopped) {
-			if (sig == SIGUSR2)	/* stdout closed */
-				stoprun(r, SIGPIPE, SIGTERM);
+			if (sig == SIGUSR2)	/* output failed */
+				stoprun(r, outputsig(r), SIGTERM);
 			else
 				stoprun(r, sig, sig);
 			stopped = true;
@@ -544,8 +554,13 @@ openreports(struct run *r)
 	const struct config *c = r->c;
 
 	r->metricsfd = -1;
-	if (c->metrics != NULL && (r->metricsfd = open(c->metrics, O_WRONLY |
-	    O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+	if (c->metrics != NULL && strcmp(c->metrics, "-") == 0)
+		/* stdout, after every job's output: a copy to close */
+		r->metricsfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	else if (c->metrics != NULL)
+		r->metricsfd = open(c->metrics, O_WRONLY | O_CREAT | O_TRUNC |
+		    O_CLOEXEC, 0666);
+	if (c->metrics != NULL && r->metricsfd < 0)
 		fatal("--metrics %s:", c->metrics);
 	if (c->events != NULL && (r->events = events_open(c->events)) == NULL)
 		fatal("--events %s:", c->events);
@@ -573,6 +588,32 @@ startstatus(struct run *r)
 /* Everything the run needs before the first job: templates, signals,
  * /dev/null for the jobs' stdin, the input, the output, the pools and the
  * executor, and the signal thread. */
+/* Whether path is a program that can be run: with a '/', an executable
+ * regular file; else one found in PATH. */
+static bool
+runnable(const char *path)
+{
+	struct stat st;
+
+	if (strchr(path, '/') == NULL)
+		return progpath(path) != NULL;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, X_OK) == 0;
+}
+
+/* A --shell that cannot run is an error before any job; a $SHELL that
+ * cannot run (a login shell this machine lacks, as in a container) gives
+ * way to /bin/sh. */
+static void
+checkshell(struct config *c)
+{
+	if (runnable(c->shell))
+		return;
+	if (c->shellopt)
+		fatal("--shell %s: not a program that can be run", c->shell);
+	c->shell = "/bin/sh";
+}
+
 static void
 setup(struct run *r, struct config *c)
 {
@@ -587,8 +628,9 @@ setup(struct run *r, struct config *c)
 		/* relaxed: before the status thread exists. */
 		atomic_store_explicit(&r->stats.total, c->total,
 		    memory_order_relaxed);
-	r->kind = shell_kind(c->shell);
 	progpath_init(getenv("PATH"));
+	checkshell(c);
+	r->kind = shell_kind(c->shell);
 	r->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
 	    c->plain, c->quote, true) : NULL;
 	r->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
@@ -688,7 +730,7 @@ run(struct config *c)
 	struct run r;
 	struct stats_final f;
 	bool inputfailed;
-	int sig, status;
+	int sig, status, oerr;
 
 	setup(&r, c);
 	readloop(&r, r.in);
@@ -697,8 +739,14 @@ run(struct config *c)
 	finishrun(&r, &f);
 	/* relaxed: the signal thread that stored it has been joined. */
 	sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed);
+	if (sig == 0)	/* the last job's output met a closed pipe */
+		sig = outputsig(&r);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
 	    exitstatus(&f);
+	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0) {
+		warn("cannot write the output: %s", strerror(-oerr));
+		status = EXIT_USAGE;
+	}
 	status = report(&r, &f, status);
 	teardown(&r);
 	if (sig != 0)

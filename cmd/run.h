@@ -30,6 +30,7 @@ struct config {
 	size_t maxargs;		/* -n */
 	const char *plain;	/* -I */
 	const char *shell;	/* --shell, $SHELL, /bin/sh */
+	bool shellopt;		/* shell is --shell's */
 	const char *tmpdir;	/* $TMPDIR, /tmp */
 	unsigned jobs;		/* -j */
 	enum wspx_outmode mode;

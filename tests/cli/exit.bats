@@ -46,9 +46,52 @@ load helper
 	[[ "$output" == *"-n"*"needs a value"* ]]
 	run "$WSPX" --dry-run=yes
 	[ "$status" -eq 255 ]
-	for d in 3x inf nan 0x10 -1 1e3 100000; do
+	for d in 3x inf nan 0x10 -1 1e3 100000 25h 1441m 86401s; do
 		run "$WSPX" --term-timeout $d echo ::: a
 		[ "$status" -eq 255 ]
 		[[ "$output" == *"--term-timeout"* ]]
 	done
+	run "$WSPX" --term-timeout 100000ms --dry-run echo ::: a
+	[ "$status" -eq 0 ]
+}
+
+@test "usage errors name the option as it was typed" {
+	run "$WSPX" --jobs=abc echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == "wspx: --jobs: 'abc' "* ]]
+	run "$WSPX" -j abc echo ::: a
+	[[ "$output" == "wspx: -j: 'abc' "* ]]
+	run "$WSPX" --max-args=0 echo ::: a
+	[[ "$output" == "wspx: --max-args: '0' "* ]]
+	run "$WSPX" --delimiter ab echo ::: a
+	[[ "$output" == "wspx: --delimiter: 'ab' "* ]]
+	run "$WSPX" --colsep '(' echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--colsep: '(' is not a regular expression"* ]]
+	run "$WSPX" --jobs
+	[[ "$output" == "wspx: --jobs needs a value"* ]]
+}
+
+@test "out-of-range numbers say what the limit is" {
+	run "$WSPX" -j 65536 echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"more than 65535"* ]]
+	run "$WSPX" -n 99999999999999999999999 echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"-n: '99999999999999999999999' is more than"* ]]
+	run "$WSPX" --total 9223372036854775808 echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--total"*"is more than"* ]]
+}
+
+@test "an input file that cannot be opened is named with its option" {
+	run "$WSPX" -a ./no-such-file echo
+	[ "$status" -eq 255 ]
+	[[ "$output" == "wspx: -a ./no-such-file: No such file"* ]]
+	run "$WSPX" echo :::: ./no-such-file
+	[ "$status" -eq 255 ]
+	[[ "$output" == "wspx: :::: ./no-such-file: No such file"* ]]
+	run "$WSPX" --arg-file '' echo
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--arg-file"*"empty"* ]]
 }

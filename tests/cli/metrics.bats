@@ -89,3 +89,11 @@ assert m["exit_status"] == 143
 	grep -q 'CPU: wspx .*s user, .*s system; jobs .*s user' err
 	[ "$(wc -l < err)" -eq 5 ]
 }
+
+@test "--metrics - writes the JSON to stdout after all the jobs' output" {
+	"$WSPX" -k --metrics - echo ::: a b c > out
+	[ "$(head -3 out)" = "$(printf 'a\nb\nc')" ]
+	tail -n +4 out > m.json
+	checkjson m.json 'assert m["jobs"]["total"] == 3, m'
+	[ ! -e ./- ]
+}

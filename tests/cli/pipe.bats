@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# A reader that goes away: `wspx ... | head -1` stops wspx cleanly.
+# A reader that goes away: `wspx ... | head -1` stops wspx cleanly; any
+# other failure to write the output is reported, with status 255.
 
 load helper
 
@@ -16,4 +17,18 @@ load helper
 @test "wspx dies of SIGPIPE when its reader goes away" {
 	run bash -c 'seq 100000 | "$WSPX" -j2 echo | head -1 > /dev/null; echo "${PIPESTATUS[1]}"'
 	[ "$output" = 141 ]
+}
+
+@test "output that cannot be written is an error, in every output mode" {
+	for mode in --group -k --line-buffer --dry-run; do
+		run sh -c '"$WSPX" '"$mode"' echo ::: a b c > /dev/full'
+		[ "$status" -eq 255 ]
+		[[ "$output" == "wspx: cannot write the output: No space left on device" ]]
+	done
+}
+
+@test "a failed write starts no more jobs" {
+	run sh -c 'seq 1000 | "$WSPX" -j2 "echo {}; echo {} >> ran" > /dev/full'
+	[ "$status" -eq 255 ]
+	[ "$(wc -l < ran)" -lt 500 ]
 }

@@ -55,14 +55,39 @@ hostile() {
 
 @test "a command with no shell syntax runs without a shell" {
 	printargs
-	run "$WSPX" --shell /no/such/shell -k ./printargs {} x ::: "a b"
+	# a shell that leaves a mark when it runs
+	printf '#!/bin/sh\ntouch shellran\nexec /bin/sh "$@"\n' > marksh
+	chmod +x marksh
+	run "$WSPX" --shell ./marksh -k ./printargs {} x ::: "a b"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'a b\nx')" ]
-	run "$WSPX" --shell /no/such/shell 'echo {} | cat' ::: x
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"cannot run"* ]]
+	[ ! -e shellran ]
+	run "$WSPX" --shell ./marksh 'echo {} | cat' ::: x
+	[ "$status" -eq 0 ]
+	[ "$output" = x ]
+	[ -e shellran ]
 	run "$WSPX" --dry-run echo {} ::: "a b"
 	[ "$output" = "echo 'a b'" ]
+}
+
+@test "a --shell that cannot run is an error naming it, before any job" {
+	mkdir adir
+	touch notexec
+	for sh in /no/such/shell no-such-shell-here ./notexec ./adir; do
+		run "$WSPX" --shell "$sh" 'touch ran{}; echo {}' ::: 1 2
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--shell $sh"* ]]
+		[ ! -e ran1 ] && [ ! -e ran2 ]
+	done
+	run "$WSPX" --shell '' echo ::: 1
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--shell"*"empty"* ]]
+}
+
+@test "a \$SHELL that cannot run is replaced by /bin/sh" {
+	run env SHELL=/no/such/bash "$WSPX" -k 'echo $0 {}' ::: x y
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '/bin/sh x\n/bin/sh y')" ]
 }
 
 @test "a command with shell syntax runs under \$SHELL or --shell" {
