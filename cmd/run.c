@@ -2,22 +2,14 @@
  * A run of wspx: the main thread reads the input and submits jobs in
  * batches as the executor's window allows; the executor (lib/job.c) runs
  * them on the two pools and calls back here to build each command and to
- * count each result; a signal thread turns SIGINT, SIGTERM and SIGHUP into
- * a stop of the executor.
+ * count each result; the signal thread (signals.c) turns signals, and a
+ * failed write of the output, into a stop of the executor.
  *
- * Job control.  Jobs have process groups of their own, so a terminal's
- * Ctrl-Z (SIGTSTP) reaches wspx only: wspx passes it to every running
- * job's group, stops itself, and once continued sends them SIGCONT.
- *
- * Stopping.  The first SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the
- * reading, starts no new job and sends that signal once to every running
- * job's process group; after --term-timeout, or at a second such signal,
- * whatever still runs gets SIGKILL.  When every job has been reaped wspx
- * re-raises the signal, so that its parent sees it killed by it (status
- * 128+N).  A failed write of the output stops the run the same way, with
- * SIGTERM for the jobs: a closed stdout (EPIPE) then kills wspx with
- * SIGPIPE, as any writer to a closed pipe; any other error (a full disk)
- * is reported, and the exit status is 255.
+ * Ending.  When every job has been reaped: a run stopped by signal N ends
+ * by re-raising N, so that wspx's parent sees it killed by it (status
+ * 128+N; SIGPIPE when stdout's reader went away); output that could not
+ * be written otherwise (a full disk) is reported and the status is 255;
+ * else the status counts the failed jobs, as GNU parallel's.
  *
  * Watching.  The callbacks count every job in stats.c's atomics, which the
  * status line (status.c) reads as it likes; --events gets a line per
@@ -36,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "events.h"
@@ -44,6 +35,7 @@
 #include "proc.h"
 #include "progpath.h"
 #include "running.h"
+#include "signals.h"
 #include "stats.h"
 #include "status.h"
 #include "template.h"
@@ -87,12 +79,7 @@ struct run {
 	struct running *running;
 	struct status *status;	/* status line or --progress, or NULL */
 	int metricsfd;		/* --metrics, or -1 */
-	/* Signals: set by the signal thread, or by a request to it. */
-	_Atomic(int) stopsig;	/* the signal that stopped the run */
-	_Atomic(bool) outfailed;	/* writing the output failed */
-	_Atomic(bool) quit;	/* the signal thread should return */
-	pthread_t sigthread;
-	int wake[2];		/* readable once reading should stop */
+	struct signals *signals;
 };
 
 /* argv to run line with the run's shell. */
@@ -199,13 +186,6 @@ started(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd)
 	free(b.s);
 }
 
-/* Ask the signal thread to act on a request flag. */
-static void
-nudge(struct run *r)
-{
-	pthread_kill(r->sigthread, SIGUSR2);
-}
-
 /* The end event of a job that ran or could not start. */
 static void
 endevent(struct run *r, struct cmdjob *j)
@@ -270,10 +250,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 		    (size_t)n : sizeof(msg) - 1);
 	}
 	countend(r, j);
-	/* release: before the nudge; pairs with the acquire in sigmain. */
-	if (wspx__output_error(r->out) != 0 && !atomic_exchange_explicit(
-	    &r->outfailed, true, memory_order_release))
-		nudge(r);
+	if (wspx__output_error(r->out) != 0)
+		signals_outputfailed(r->signals);
 	free(j->args.v);
 	free(j->tag);
 	free(j->cmdtext);
@@ -281,146 +259,6 @@ finished(void *ctx, struct wspx__execjob *ej)
 }
 
 static const struct wspx__exec_ops ops = { prepare, started, finished };
-
-/* The signals the signal thread takes; every other thread blocks them. */
-static void
-handled(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
-	sigaddset(set, SIGTSTP);
-	sigaddset(set, SIGCONT);	/* blocked, it still continues us */
-	sigaddset(set, SIGUSR1);	/* list the running jobs */
-	sigaddset(set, SIGUSR2);	/* a request from this process */
-}
-
-/* Stop the run because of sig: no more reading, no more starts, sig to the
- * running jobs' groups.  Signal thread only. */
-static void
-stoprun(struct run *r, int sig, int jobsig)
-{
-	static const char one = 1;
-
-	/* relaxed: read by the main thread after joining this one. */
-	atomic_store_explicit(&r->stopsig, sig, memory_order_relaxed);
-	wspx__exec_stop(r->x, jobsig);
-	if (write(r->wake[1], &one, 1) < 0)
-		abort();	/* a pipe of our own with room: cannot fail */
-}
-
-static struct timespec
-after(double seconds)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)seconds;
-	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-	return ts;
-}
-
-/* The next signal for the signal thread, or 0 when the grace period
- * (until deadline, if not 0) is over. */
-static int
-waitsig(const sigset_t *set, double deadline)
-{
-	struct timespec left;
-	int sig;
-
-	if (deadline == 0)
-		return sigwait(set, &sig) == 0 ? sig : SIGUSR2;
-	left = after(deadline > monotonic() ? deadline - monotonic() : 0);
-	if ((sig = sigtimedwait(set, NULL, &left)) < 0)
-		return errno == EAGAIN ? 0 : SIGUSR2;
-	return sig;
-}
-
-/* Ctrl-Z: stop the jobs and wspx; when wspx is continued, so are they.
- * kill() may return before the stop has reached this thread, so the jobs
- * are continued only once a SIGCONT has come (an earlier one, pending
- * from a continue with no stop, is discarded first). */
-static void
-suspend(struct run *r)
-{
-	struct timespec now = { 0, 0 };
-	sigset_t cont;
-	int sig;
-
-	sigemptyset(&cont);
-	sigaddset(&cont, SIGCONT);
-	while (sigtimedwait(&cont, NULL, &now) == SIGCONT)
-		;
-	wspx__exec_suspend(r->x, true);
-	kill(getpid(), SIGSTOP);
-	while (sigwait(&cont, &sig) != 0)
-		;
-	wspx__exec_suspend(r->x, false);
-}
-
-/* SIGUSR1: the running jobs, to stderr, between jobs' output. */
-static void
-listrunning(struct run *r)
-{
-	struct buf b = { NULL, 0, 0 };
-
-	running_list(r->running, &b);
-	wspx__output_note(r->out, b.s, b.len);
-	free(b.s);
-}
-
-/* The signal a failed output stops the run with: SIGPIPE if stdout's
- * reader went away, else none (wspx reports the error, exits 255). */
-static int
-outputsig(struct run *r)
-{
-	return wspx__output_error(r->out) == -EPIPE ? SIGPIPE : 0;
-}
-
-static void *
-sigmain(void *arg)
-{
-	struct run *r = arg;
-	double deadline = 0;
-	sigset_t set;
-	bool stopped = false;
-	int sig;
-
-	handled(&set);
-	for (;;) {
-		sig = waitsig(&set, stopped ? deadline : 0);
-		/* acquire: pairs with the release store made before the
-		 * nudge (SIGUSR2) that woke us. */
-		if (atomic_load_explicit(&r->quit, memory_order_acquire))
-			return NULL;
-		if (sig == SIGUSR2 && (stopped || !atomic_load_explicit(
-		    &r->outfailed, memory_order_acquire)))
-			continue;
-		if (sig == SIGTSTP) {
-			suspend(r);
-			continue;
-		}
-		if (sig == SIGCONT)	/* continued with no stop of ours */
-			continue;
-		if (sig == SIGUSR1) {
-			listrunning(r);
-			continue;
-		}
-		if (!stopped) {
-			if (sig == SIGUSR2)	/* output failed */
-				stoprun(r, outputsig(r), SIGTERM);
-			else
-				stoprun(r, sig, sig);
-			stopped = true;
-			deadline = monotonic() + r->c->termtimeout;
-		} else {
-			/* grace over, or a second signal: kill now */
-			wspx__exec_stop(r->x, SIGKILL);
-			deadline = 0;
-		}
-	}
-}
 
 /* Submit jobs as the window allows, until the input ends or a stop. */
 static void
@@ -619,7 +457,6 @@ setup(struct run *r, struct config *c)
 {
 	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
 	    c->maxargs, -1 };
-	sigset_t set;
 
 	memset(r, 0, sizeof(*r));
 	r->c = c;
@@ -635,14 +472,11 @@ setup(struct run *r, struct config *c)
 	    c->plain, c->quote, true) : NULL;
 	r->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
 	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
-	handled(&set);
-	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &set, NULL));
+	r->signals = signals_new(c->termtimeout);
 	signal(SIGPIPE, SIG_IGN);
 	if ((r->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
-	if (wspx__proc_pipe(r->wake) != 0)
-		fatal("pipe:");
-	io.wakefd = r->wake[0];
+	io.wakefd = signals_wakefd(r->signals);
 	openreports(r);
 	r->running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
@@ -651,21 +485,20 @@ setup(struct run *r, struct config *c)
 	    0);
 	startexec(r);
 	startstatus(r);
-	WSPX_MUST(pthread_create(&r->sigthread, NULL, sigmain, r));
+	signals_start(r->signals, r->x, r->out, r->running);
 }
 
 /* Once every job has finished: stop the status line, the signal thread
- * and the pools, and read the final counters into f. */
-static void
+ * and the pools, and read the final counters into f.  Returns the signal
+ * that stopped the run, or 0. */
+static int
 finishrun(struct run *r, struct stats_final *f)
 {
 	struct wspx_blocking_stats after;
+	int sig;
 
 	status_stop(r->status);
-	/* release: before the nudge; pairs with the acquire in sigmain. */
-	atomic_store_explicit(&r->quit, true, memory_order_release);
-	nudge(r);
-	WSPX_MUST(pthread_join(r->sigthread, NULL));
+	sig = signals_stop(r->signals);
 	memset(f, 0, sizeof(*f));
 	/* The gauges as the run ends; the counts once nothing runs (a job's
 	 * completion returns before its thread counts it). */
@@ -679,6 +512,7 @@ finishrun(struct run *r, struct stats_final *f)
 	f->workers = WS_WORKERS;
 	f->slots = r->c->jobs;
 	stats_finish(&r->stats, f);
+	return sig;
 }
 
 /* --stats, --metrics and the summary event.  Returns the exit status,
@@ -720,8 +554,7 @@ teardown(struct run *r)
 	template_free(r->tag);
 	progpath_fini();
 	close(r->devnull);
-	close(r->wake[0]);
-	close(r->wake[1]);
+	signals_free(r->signals);
 }
 
 int
@@ -736,11 +569,7 @@ run(struct config *c)
 	readloop(&r, r.in);
 	inputfailed = input_failed(r.in);
 	wspx__exec_wait(r.x);
-	finishrun(&r, &f);
-	/* relaxed: the signal thread that stored it has been joined. */
-	sig = atomic_load_explicit(&r.stopsig, memory_order_relaxed);
-	if (sig == 0)	/* the last job's output met a closed pipe */
-		sig = outputsig(&r);
+	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
 	    exitstatus(&f);
 	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0) {

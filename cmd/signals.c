@@ -1,0 +1,264 @@
+/*
+ * The signal thread.  Every thread but this one blocks the handled
+ * signals, so each one reaches this thread, which waits for them with
+ * sigwait(); other threads ask it for something by setting a flag and
+ * sending it SIGUSR2 (the nudge).
+ *
+ * Stopping.  The first SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the run:
+ * the wake pipe becomes readable (the reader stops reading), the executor
+ * starts no new job and sends that signal once to every running job's
+ * process group; after the grace period (--term-timeout), or at a second
+ * such signal, whatever still runs gets SIGKILL.  A failed write of the
+ * output stops the run the same way, with SIGTERM for the jobs; when
+ * stdout's reader went away the run then ends as killed by SIGPIPE, as
+ * any writer to a closed pipe.
+ *
+ * Job control.  Jobs have process groups of their own, so a terminal's
+ * Ctrl-Z (SIGTSTP) reaches wspx only: wspx passes it to every running
+ * job's group, stops itself, and once continued sends them SIGCONT.
+ *
+ * SIGUSR1 lists the running jobs on stderr, between jobs' output.
+ */
+#include "signals.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "output.h"
+#include "proc.h"
+#include "running.h"
+#include "thread.h"
+#include "util.h"
+
+struct signals {
+	double grace;		/* seconds from the stop to SIGKILL */
+	struct wspx__exec *x;
+	struct wspx__output *out;
+	struct running *running;
+	/* stopsig is written by the signal thread and read after joining
+	 * it; the flags are set by other threads before a nudge. */
+	_Atomic(int) stopsig;	/* the signal that stopped the run */
+	_Atomic(bool) outfailed;	/* writing the output failed */
+	_Atomic(bool) quit;	/* the signal thread should return */
+	pthread_t thread;
+	int wake[2];		/* readable once reading should stop */
+};
+
+/* The signals the signal thread takes; every other thread blocks them. */
+static void
+handled(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGTSTP);
+	sigaddset(set, SIGCONT);	/* blocked, it still continues us */
+	sigaddset(set, SIGUSR1);	/* list the running jobs */
+	sigaddset(set, SIGUSR2);	/* a request from this process */
+}
+
+/* Ask the signal thread to act on a request flag. */
+static void
+nudge(struct signals *s)
+{
+	pthread_kill(s->thread, SIGUSR2);
+}
+
+/* The signal a failed output stops the run with: SIGPIPE if stdout's
+ * reader went away, else none (wspx reports the error, exits 255). */
+static int
+outputsig(struct signals *s)
+{
+	return wspx__output_error(s->out) == -EPIPE ? SIGPIPE : 0;
+}
+
+/* Stop the run because of sig: no more reading, no more starts, jobsig to
+ * the running jobs' groups.  Signal thread only. */
+static void
+stoprun(struct signals *s, int sig, int jobsig)
+{
+	static const char one = 1;
+
+	/* relaxed: read by the main thread after joining this one. */
+	atomic_store_explicit(&s->stopsig, sig, memory_order_relaxed);
+	wspx__exec_stop(s->x, jobsig);
+	if (write(s->wake[1], &one, 1) < 0)
+		abort();	/* a pipe of our own with room: cannot fail */
+}
+
+static struct timespec
+after(double seconds)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	return ts;
+}
+
+/* The next signal for the signal thread, or 0 when the grace period
+ * (until deadline, if not 0) is over. */
+static int
+waitsig(const sigset_t *set, double deadline)
+{
+	struct timespec left;
+	int sig;
+
+	if (deadline == 0)
+		return sigwait(set, &sig) == 0 ? sig : SIGUSR2;
+	left = after(deadline > monotonic() ? deadline - monotonic() : 0);
+	if ((sig = sigtimedwait(set, NULL, &left)) < 0)
+		return errno == EAGAIN ? 0 : SIGUSR2;
+	return sig;
+}
+
+/* Ctrl-Z: stop the jobs and wspx; when wspx is continued, so are they.
+ * kill() may return before the stop has reached this thread, so the jobs
+ * are continued only once a SIGCONT has come (an earlier one, pending
+ * from a continue with no stop, is discarded first). */
+static void
+suspend(struct signals *s)
+{
+	struct timespec now = { 0, 0 };
+	sigset_t cont;
+	int sig;
+
+	sigemptyset(&cont);
+	sigaddset(&cont, SIGCONT);
+	while (sigtimedwait(&cont, NULL, &now) == SIGCONT)
+		;
+	wspx__exec_suspend(s->x, true);
+	kill(getpid(), SIGSTOP);
+	while (sigwait(&cont, &sig) != 0)
+		;
+	wspx__exec_suspend(s->x, false);
+}
+
+/* SIGUSR1: the running jobs, to stderr, between jobs' output. */
+static void
+listrunning(struct signals *s)
+{
+	struct buf b = { NULL, 0, 0 };
+
+	running_list(s->running, &b);
+	wspx__output_note(s->out, b.s, b.len);
+	free(b.s);
+}
+
+static void *
+sigmain(void *arg)
+{
+	struct signals *s = arg;
+	double deadline = 0;
+	sigset_t set;
+	bool stopped = false;
+	int sig;
+
+	handled(&set);
+	for (;;) {
+		sig = waitsig(&set, stopped ? deadline : 0);
+		/* acquire: pairs with the release store made before the
+		 * nudge (SIGUSR2) that woke us. */
+		if (atomic_load_explicit(&s->quit, memory_order_acquire))
+			return NULL;
+		if (sig == SIGUSR2 && (stopped || !atomic_load_explicit(
+		    &s->outfailed, memory_order_acquire)))
+			continue;
+		if (sig == SIGTSTP) {
+			suspend(s);
+			continue;
+		}
+		if (sig == SIGCONT)	/* continued with no stop of ours */
+			continue;
+		if (sig == SIGUSR1) {
+			listrunning(s);
+			continue;
+		}
+		if (!stopped) {
+			if (sig == SIGUSR2)	/* output failed */
+				stoprun(s, outputsig(s), SIGTERM);
+			else
+				stoprun(s, sig, sig);
+			stopped = true;
+			deadline = monotonic() + s->grace;
+		} else {
+			/* grace over, or a second signal: kill now */
+			wspx__exec_stop(s->x, SIGKILL);
+			deadline = 0;
+		}
+	}
+}
+
+struct signals *
+signals_new(double grace)
+{
+	struct signals *s = xcalloc(1, sizeof(*s));
+	sigset_t set;
+
+	handled(&set);
+	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &set, NULL));
+	s->grace = grace;
+	if (wspx__proc_pipe(s->wake) != 0)
+		fatal("pipe:");
+	return s;
+}
+
+void
+signals_start(struct signals *s, struct wspx__exec *x,
+    struct wspx__output *out, struct running *running)
+{
+	s->x = x;
+	s->out = out;
+	s->running = running;
+	WSPX_MUST(pthread_create(&s->thread, NULL, sigmain, s));
+}
+
+int
+signals_wakefd(const struct signals *s)
+{
+	return s->wake[0];
+}
+
+void
+signals_outputfailed(struct signals *s)
+{
+	/* release: before the nudge; pairs with the acquire in sigmain. */
+	if (!atomic_exchange_explicit(&s->outfailed, true,
+	    memory_order_release))
+		nudge(s);
+}
+
+int
+signals_stop(struct signals *s)
+{
+	int sig;
+
+	/* release: before the nudge; pairs with the acquire in sigmain. */
+	atomic_store_explicit(&s->quit, true, memory_order_release);
+	nudge(s);
+	WSPX_MUST(pthread_join(s->thread, NULL));
+	/* relaxed: the signal thread that stored it has been joined. */
+	sig = atomic_load_explicit(&s->stopsig, memory_order_relaxed);
+	if (sig == 0)	/* the last job's output met a closed pipe */
+		sig = outputsig(s);
+	return sig;
+}
+
+void
+signals_free(struct signals *s)
+{
+	if (s == NULL)
+		return;
+	close(s->wake[0]);
+	close(s->wake[1]);
+	free(s);
+}

@@ -1,0 +1,39 @@
+/*
+ * The signal thread of a run: it alone takes the signals wspx handles
+ * (every other thread blocks them) and turns them into stops, suspends
+ * and listings of the executor's jobs.
+ */
+#ifndef WSPX_SIGNALS_H
+#define WSPX_SIGNALS_H
+
+struct running;
+struct signals;
+struct wspx__exec;
+struct wspx__output;
+
+/* Block the handled signals in the calling thread, and so in the threads
+ * it creates after, and make the signal state; grace is --term-timeout in
+ * seconds.  Main thread, before any other thread exists. */
+struct signals *signals_new(double grace);
+
+/* Start the signal thread for the jobs of x, whose output goes through
+ * out, and whose running ones are listed from running at SIGUSR1.  All
+ * three are borrowed until signals_stop().  Main thread. */
+void signals_start(struct signals *s, struct wspx__exec *x,
+    struct wspx__output *out, struct running *running);
+
+/* A descriptor that becomes readable once the run stops: the input
+ * reader polls it.  It stays open until signals_free(). */
+int signals_wakefd(const struct signals *s);
+
+/* Writing the output failed: have the run stopped, once.  Any thread. */
+void signals_outputfailed(struct signals *s);
+
+/* End the signal thread, once every job has finished.  Returns the signal
+ * the run was stopped with: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE
+ * when stdout's reader went away, or 0.  Main thread. */
+int signals_stop(struct signals *s);
+
+void signals_free(struct signals *s);
+
+#endif /* WSPX_SIGNALS_H */
