@@ -21,10 +21,12 @@ struct events {
 	int fd;
 	bool own;		/* fd is ours to close */
 	int err;		/* first write error; later lines are dropped */
+	void (*failed)(void *ctx, int err);	/* told of err */
+	void *ctx;
 };
 
 struct events *
-events_open(const char *path)
+events_open(const char *path, void (*failed)(void *, int), void *ctx)
 {
 	struct events *e;
 	int fd = STDOUT_FILENO;
@@ -36,6 +38,8 @@ events_open(const char *path)
 	WSPX_MUST(pthread_mutex_init(&e->lock, NULL));
 	e->fd = fd;
 	e->own = fd != STDOUT_FILENO;
+	e->failed = failed;
+	e->ctx = ctx;
 	return e;
 }
 
@@ -44,8 +48,9 @@ emitline(struct events *e, struct buf *b)
 {
 	bufaddc(b, '\n');
 	WSPX_MUST(pthread_mutex_lock(&e->lock));
-	if (e->err == 0)
-		e->err = wspx__proc_writeall(e->fd, b->s, b->len);
+	if (e->err == 0 && (e->err = wspx__proc_writeall(e->fd, b->s,
+	    b->len)) != 0)
+		e->failed(e->ctx, e->err);
 	WSPX_MUST(pthread_mutex_unlock(&e->lock));
 	free(b->s);
 }

@@ -30,9 +30,11 @@ struct event_end {
 	const char *error;	/* why it could not start, or NULL */
 };
 
-/* Open path for events ("-": wspx's stdout), truncating it.  Returns NULL
- * with errno set if it cannot be opened. */
-struct events *events_open(const char *path);
+/* Open path for events ("-": wspx's stdout), truncating it; failed(ctx,
+ * -errno) is called once if writing an event fails, with a lock held.
+ * Returns NULL with errno set if it cannot be opened. */
+struct events *events_open(const char *path, void (*failed)(void *, int),
+    void *ctx);
 
 void events_start(struct events *e, uint64_t seq, unsigned slot, pid_t pid,
     const char *command, double start);

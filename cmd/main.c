@@ -9,6 +9,7 @@
  * completions.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,12 +485,27 @@ defaults(struct config *c)
 	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
 }
 
+/* Put /dev/null on whichever of fds 0, 1 and 2 is closed (as by 2>&-), so
+ * that no file wspx opens takes that number: output meant for stderr
+ * would go into it. */
+static void
+stdfds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) != fd)
+			_exit(EXIT_USAGE);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct config c;
 	int status;
 
+	stdfds();
 	defaults(&c);
 	parsecommand(&c, argc, argv, parseoptions(&c, argc, argv));
 	if (c.mode == WSPX_OUT_UNGROUP && c.keep)

@@ -250,8 +250,6 @@ finished(void *ctx, struct wspx__execjob *ej)
 		    (size_t)n : sizeof(msg) - 1);
 	}
 	countend(r, j);
-	if (wspx__output_error(r->out) != 0)
-		signals_outputfailed(r->signals);
 	free(j->args.v);
 	free(j->tag);
 	free(j->cmdtext);
@@ -317,8 +315,17 @@ spillsize(const struct config *c, bool keep)
 	    share;
 }
 
+/* The output or the events could not be written: stop the run. */
+static void
+outputfailed(void *ctx, int err)
+{
+	struct run *r = ctx;
+
+	signals_outputfailed(r->signals, err);
+}
+
 static struct wspx__output *
-newoutput(const struct config *c, bool eventsout)
+newoutput(struct run *r, const struct config *c, bool eventsout)
 {
 	struct wspx__output_opts o;
 	struct wspx__output *out;
@@ -331,6 +338,8 @@ newoutput(const struct config *c, bool eventsout)
 	o.err_fd = STDERR_FILENO;
 	o.spill = spillsize(c, o.keep_order);
 	o.tmpdir = c->tmpdir;
+	o.failed = outputfailed;
+	o.ctx = r;
 	if (wspx__output_new(&out, &o) != 0)
 		fatal("out of memory");
 	return out;
@@ -400,7 +409,8 @@ openreports(struct run *r)
 		    O_CLOEXEC, 0666);
 	if (c->metrics != NULL && r->metricsfd < 0)
 		fatal("--metrics %s:", c->metrics);
-	if (c->events != NULL && (r->events = events_open(c->events)) == NULL)
+	if (c->events != NULL && (r->events = events_open(c->events,
+	    outputfailed, r)) == NULL)
 		fatal("--events %s:", c->events);
 }
 
@@ -473,7 +483,10 @@ setup(struct run *r, struct config *c)
 	r->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
 	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
 	r->signals = signals_new(c->termtimeout);
+	/* Write errors are reported, not deaths (the jobs get the default
+	 * actions back). */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	if ((r->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
 	io.wakefd = signals_wakefd(r->signals);
@@ -481,7 +494,7 @@ setup(struct run *r, struct config *c)
 	r->running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	r->in = input_open(c->src, c->nsrc, &io);
-	r->out = newoutput(c, c->events != NULL && strcmp(c->events, "-") ==
+	r->out = newoutput(r, c, c->events != NULL && strcmp(c->events, "-") ==
 	    0);
 	startexec(r);
 	startstatus(r);
@@ -534,7 +547,9 @@ report(struct run *r, struct stats_final *f, int status)
 	}
 	events_summary(r->events, f);
 	if ((rc = events_close(r->events)) != 0) {
-		warn("--events %s: %s", r->c->events, strerror(-rc));
+		/* a reader that went away is no news: it stopped the run */
+		if (rc != -EPIPE)
+			warn("--events %s: %s", r->c->events, strerror(-rc));
 		status = EXIT_USAGE;
 	}
 	return status;
@@ -576,6 +591,9 @@ run(struct config *c)
 		warn("cannot write the output: %s", strerror(-oerr));
 		status = EXIT_USAGE;
 	}
+	if ((oerr = wspx__output_spill_error(r.out)) != 0)
+		warn("temporary files in %s: %s: output waited in memory",
+		    c->tmpdir, strerror(-oerr));
 	status = report(&r, &f, status);
 	teardown(&r);
 	if (sig != 0)

@@ -8,10 +8,12 @@
  * the wake pipe becomes readable (the reader stops reading), the executor
  * starts no new job and sends that signal once to every running job's
  * process group; after the grace period (--term-timeout), or at a second
- * such signal, whatever still runs gets SIGKILL.  A failed write of the
- * output stops the run the same way, with SIGTERM for the jobs; when
- * stdout's reader went away the run then ends as killed by SIGPIPE, as
- * any writer to a closed pipe.
+ * such signal, whatever still runs gets SIGKILL.  If the run still has
+ * not ended as long again later (at least a second), or at a third
+ * signal, a write of output is stuck (the reader takes nothing) and wspx
+ * dies at once.  A failed write of the output stops the run the same way,
+ * with SIGTERM for the jobs; when the output's reader went away the run
+ * then ends as killed by SIGPIPE, as any writer to a closed pipe.
  *
  * Job control.  Jobs have process groups of their own, so a terminal's
  * Ctrl-Z (SIGTSTP) reaches wspx only: wspx passes it to every running
@@ -45,7 +47,7 @@ struct signals {
 	/* stopsig is written by the signal thread and read after joining
 	 * it; the flags are set by other threads before a nudge. */
 	_Atomic(int) stopsig;	/* the signal that stopped the run */
-	_Atomic(bool) outfailed;	/* writing the output failed */
+	_Atomic(int) outerr;	/* writing the output failed: -errno */
 	_Atomic(bool) quit;	/* the signal thread should return */
 	pthread_t thread;
 	int wake[2];		/* readable once reading should stop */
@@ -73,12 +75,14 @@ nudge(struct signals *s)
 	pthread_kill(s->thread, SIGUSR2);
 }
 
-/* The signal a failed output stops the run with: SIGPIPE if stdout's
- * reader went away, else none (wspx reports the error, exits 255). */
+/* The signal a failed output stops the run with: SIGPIPE if its reader
+ * went away, else none (wspx reports the error, exits 255). */
 static int
 outputsig(struct signals *s)
 {
-	return wspx__output_error(s->out) == -EPIPE ? SIGPIPE : 0;
+	/* acquire: pairs with the release in signals_outputfailed(). */
+	return atomic_load_explicit(&s->outerr, memory_order_acquire) ==
+	    -EPIPE ? SIGPIPE : 0;
 }
 
 /* Stop the run because of sig: no more reading, no more starts, jobsig to
@@ -154,24 +158,49 @@ listrunning(struct signals *s)
 	free(b.s);
 }
 
+/* The jobs were killed, yet the run has not ended: a write of output to a
+ * reader that takes none (a paused pager) holds a thread.  Die as the stop
+ * asked; init reaps the killed jobs.  Signal thread only. */
+static void
+giveup(struct signals *s)
+{
+	/* relaxed: stored by this thread. */
+	int sig = atomic_load_explicit(&s->stopsig, memory_order_relaxed);
+	sigset_t set;
+
+	if (sig == 0)
+		_exit(255);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+/* A stop has three stages: the jobs got the stop's signal (until the
+ * grace period ends or another signal comes), then SIGKILL (for as long
+ * again, at least a second), then wspx gives up waiting for its output. */
+enum stage { RUNNING, STOPPED, KILLED };
+
 static void *
 sigmain(void *arg)
 {
 	struct signals *s = arg;
+	enum stage stage = RUNNING;
 	double deadline = 0;
 	sigset_t set;
-	bool stopped = false;
 	int sig;
 
 	handled(&set);
 	for (;;) {
-		sig = waitsig(&set, stopped ? deadline : 0);
+		sig = waitsig(&set, deadline);
 		/* acquire: pairs with the release store made before the
 		 * nudge (SIGUSR2) that woke us. */
 		if (atomic_load_explicit(&s->quit, memory_order_acquire))
 			return NULL;
-		if (sig == SIGUSR2 && (stopped || !atomic_load_explicit(
-		    &s->outfailed, memory_order_acquire)))
+		if (sig == SIGUSR2 && (stage != RUNNING || atomic_load_explicit(
+		    &s->outerr, memory_order_acquire) == 0))
 			continue;
 		if (sig == SIGTSTP) {
 			suspend(s);
@@ -183,17 +212,20 @@ sigmain(void *arg)
 			listrunning(s);
 			continue;
 		}
-		if (!stopped) {
+		if (stage == RUNNING) {
 			if (sig == SIGUSR2)	/* output failed */
 				stoprun(s, outputsig(s), SIGTERM);
 			else
 				stoprun(s, sig, sig);
-			stopped = true;
+			stage = STOPPED;
 			deadline = monotonic() + s->grace;
-		} else {
+		} else if (stage == STOPPED) {
 			/* grace over, or a second signal: kill now */
 			wspx__exec_stop(s->x, SIGKILL);
-			deadline = 0;
+			stage = KILLED;
+			deadline = monotonic() + (s->grace > 1 ? s->grace : 1);
+		} else {
+			giveup(s);
 		}
 	}
 }
@@ -229,11 +261,16 @@ signals_wakefd(const struct signals *s)
 }
 
 void
-signals_outputfailed(struct signals *s)
+signals_outputfailed(struct signals *s, int err)
 {
-	/* release: before the nudge; pairs with the acquire in sigmain. */
-	if (!atomic_exchange_explicit(&s->outfailed, true,
-	    memory_order_release))
+	int none = 0;
+
+	/* release: before the nudge; pairs with the acquires in sigmain
+	 * and outputsig().  After signals_stop() (a failure of the last
+	 * write, on the main thread) there is no thread left to nudge. */
+	if (atomic_compare_exchange_strong_explicit(&s->outerr, &none, err,
+	    memory_order_release, memory_order_relaxed) &&
+	    !atomic_load_explicit(&s->quit, memory_order_relaxed))
 		nudge(s);
 }
 

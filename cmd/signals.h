@@ -26,12 +26,15 @@ void signals_start(struct signals *s, struct wspx__exec *x,
  * reader polls it.  It stays open until signals_free(). */
 int signals_wakefd(const struct signals *s);
 
-/* Writing the output failed: have the run stopped, once.  Any thread. */
-void signals_outputfailed(struct signals *s);
+/* Writing the output (or --events) failed with -errno err: have the run
+ * stopped; only the first call counts.  Any thread once signals_start()
+ * has returned, also with the output's lock held (it only sets a flag and
+ * sends a signal); after signals_stop() it only records err. */
+void signals_outputfailed(struct signals *s, int err);
 
 /* End the signal thread, once every job has finished.  Returns the signal
  * the run was stopped with: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE
- * when stdout's reader went away, or 0.  Main thread. */
+ * when the output's reader went away, or 0.  Main thread. */
 int signals_stop(struct signals *s);
 
 void signals_free(struct signals *s);

@@ -54,6 +54,7 @@ struct obuf {
 	size_t len, cap;
 	int fd;			/* spill file, or -1 */
 	uint64_t filed;		/* bytes in the spill file */
+	bool nospill;		/* a spill file failed: memory only */
 };
 
 struct wspx__outjob {
@@ -70,6 +71,7 @@ struct wspx__output {
 	struct wspx__output_opts opts;
 	pthread_mutex_t lock;
 	_Atomic(int) err;		/* first write error; 0 if none */
+	_Atomic(int) spillerr;		/* first spill file error; 0 if none */
 	/* keep-order, under lock: the head's number, and the jobs with
 	 * numbers next .. next+cap-1 at index seq % cap (cap a power of 2) */
 	uint64_t next;
@@ -137,13 +139,18 @@ showstatus(struct wspx__output *o)
 	o->shown = true;
 }
 
-/* Record the first error; later output is dropped.  lock held. */
+/* Record the first error, and tell the owner; later output is dropped.
+ * lock held. */
 static void
 fail(struct wspx__output *o, int rc)
 {
-	/* relaxed: the lock orders writers; readers only report it. */
-	if (rc != 0 && atomic_load_explicit(&o->err, memory_order_relaxed) == 0)
-		atomic_store_explicit(&o->err, rc, memory_order_relaxed);
+	/* relaxed: the lock orders writers; readers only report it, or drop
+	 * output once they see it. */
+	if (rc == 0 || atomic_load_explicit(&o->err, memory_order_relaxed) != 0)
+		return;
+	atomic_store_explicit(&o->err, rc, memory_order_relaxed);
+	if (o->opts.failed != NULL)
+		o->opts.failed(o->opts.ctx, rc);
 }
 
 static bool
@@ -274,18 +281,83 @@ reserve(struct wspx__output *o, struct obuf *b, size_t need)
 	return 0;
 }
 
+/* Write n bytes to b's spill file; returns how many it took (all, unless
+ * a write failed, whose -errno is then in *rc). */
+static size_t
+spillwrite(struct obuf *b, const char *p, size_t n, int *rc)
+{
+	size_t done = 0;
+	ssize_t w;
+
+	*rc = 0;
+	while (done < n) {
+		if ((w = write(b->fd, p + done, n - done)) < 0) {
+			if (errno == EINTR)
+				continue;
+			*rc = -errno;
+			break;
+		}
+		done += (size_t)w;
+	}
+	b->filed += done;
+	return done;
+}
+
+/* The spill file of b failed (a full disk): bring what it holds back into
+ * memory and keep b there from now on, so nothing is lost.  Returns 0 or
+ * -errno. */
+static int
+unspill(struct wspx__output *o, struct obuf *b, int why)
+{
+	uint64_t off;
+	ssize_t r;
+
+	/* relaxed: a report at the end, after the jobs' threads are done. */
+	if (atomic_load_explicit(&o->spillerr, memory_order_relaxed) == 0)
+		atomic_store_explicit(&o->spillerr, why, memory_order_relaxed);
+	b->nospill = true;
+	if (b->fd < 0)
+		return 0;
+	if (reserve(o, b, b->len + (size_t)b->filed) != 0)
+		return -ENOMEM;
+	for (off = 0; off < b->filed; off += (uint64_t)r) {
+		r = pread(b->fd, b->mem + b->len + off, (size_t)(b->filed -
+		    off), (off_t)off);
+		if (r < 0 && errno == EINTR)
+			r = 0;
+		else if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+	}
+	b->len += (size_t)b->filed;
+	b->filed = 0;
+	close(b->fd);
+	b->fd = -1;
+	return 0;
+}
+
 /* Add n bytes to b: in memory up to the spill threshold, then in a spill
- * file (in memory after all if no file can be made). */
+ * file (in memory after all if no file can be made or written). */
 static int
 collect(struct wspx__output *o, struct obuf *b, const char *p, size_t n)
 {
+	size_t k;
+	int rc;
+
 	if (n == 0)
 		return 0;
-	if (b->fd < 0 && b->len + n > o->opts.spill)
-		b->fd = wspx__proc_tmpfile(o->opts.tmpdir);
+	if (b->fd < 0 && !b->nospill && b->len + n > o->opts.spill &&
+	    (b->fd = wspx__proc_tmpfile(o->opts.tmpdir)) < 0) {
+		(void)unspill(o, b, b->fd);
+		b->fd = -1;
+	}
 	if (b->fd >= 0) {
-		b->filed += n;
-		return wspx__proc_writeall(b->fd, p, n);
+		k = spillwrite(b, p, n, &rc);
+		if (rc == 0)
+			return 0;
+		if ((rc = unspill(o, b, rc)) != 0)
+			return rc;
+		p += k;
+		n -= k;
 	}
 	if (reserve(o, b, b->len + n) != 0)
 		return -ENOMEM;
@@ -301,7 +373,7 @@ wspx__output_space(struct wspx__output *o, struct wspx__outjob *j,
 	struct obuf *b = &j->buf[stream - 1];
 
 	if (o->opts.mode != WSPX_OUT_GROUP || o->opts.keep_order ||
-	    b->fd >= 0 || b->len + want > o->opts.spill ||
+	    failed(o) || b->fd >= 0 || b->len + want > o->opts.spill ||
 	    reserve(o, b, b->len + want) != 0)
 		return NULL;
 	*n = b->cap - b->len;
@@ -360,6 +432,7 @@ wspx__output_new(struct wspx__output **out,
 	o->stagefd = -1;
 	o->statusfd = -1;
 	atomic_init(&o->err, 0);
+	atomic_init(&o->spillerr, 0);
 	WSPX_MUST(pthread_mutex_init(&o->lock, NULL));
 	WSPX_MUST(pthread_mutex_init(&o->sparelock, NULL));
 	*out = o;
@@ -488,6 +561,8 @@ wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
 	int rc;
 
 	j->bytes += n;
+	if (failed(o))	/* nothing more is printed: nothing to keep */
+		return wspx__output_error(o);
 	if (o->opts.mode == WSPX_OUT_GROUP && !o->opts.keep_order) {
 		rc = collect(o, &j->buf[stream - 1], buf, n);
 		return rc != 0 ? rc : wspx__output_error(o);
@@ -656,4 +731,11 @@ wspx__output_error(struct wspx__output *o)
 {
 	/* relaxed: see fail(). */
 	return atomic_load_explicit(&o->err, memory_order_relaxed);
+}
+
+int
+wspx__output_spill_error(struct wspx__output *o)
+{
+	/* relaxed: see unspill(). */
+	return atomic_load_explicit(&o->spillerr, memory_order_relaxed);
 }

@@ -26,6 +26,10 @@ struct wspx__output_opts {
 	int err_fd;		/* where jobs' stderr and notes go */
 	size_t spill;		/* bytes per stream kept in memory; 0: 128 KiB */
 	const char *tmpdir;	/* where spill files go */
+	/* Called once, with the lock held, when writing the output first
+	 * fails (-errno); NULL: not called.  It must not print. */
+	void (*failed)(void *ctx, int err);
+	void *ctx;
 };
 
 struct wspx__output;
@@ -98,5 +102,10 @@ uint64_t wspx__output_bytes(const struct wspx__outjob *j);
 /* The first error writing output (0 if none): -EPIPE when the reader of
  * wspx's stdout went away.  Any thread. */
 int wspx__output_error(struct wspx__output *o);
+
+/* The first error a spill file met (-errno; none could be made, or one
+ * could not be written, as on a full disk), or 0.  The output then stayed
+ * in memory: nothing was lost.  Read it once the jobs have ended. */
+int wspx__output_spill_error(struct wspx__output *o);
 
 #endif /* WSPX_OUTPUT_H */

@@ -90,6 +90,19 @@ SH
 	chmod +x two
 }
 
+@test "output that cannot go to a temporary file waits in memory, whole" {
+	# Job 2 ends while job 1 sleeps, so -k keeps its 2 MB, past the
+	# memory share: to a file limited to 200 KiB, then to memory.
+	(ulimit -f 200; "$WSPX" -k -j2 'sleep {}; head -c 2000000 /dev/zero' \
+	    ::: 1 0 2> err | wc -c > count)
+	[ "$(cat count)" -eq 4000000 ]
+	grep -q "temporary files in .*: output waited in memory" err
+	TMPDIR=$PWD/no-such-dir "$WSPX" -k -j2 \
+	    'sleep {}; head -c 2000000 /dev/zero' ::: 1 0 2> err | wc -c > count
+	[ "$(cat count)" -eq 4000000 ]
+	grep -q "no-such-dir: No such file" err
+}
+
 @test "--group, the default, can be asked for; the last mode given wins" {
 	twolines
 	SYNCOUT=1 "$WSPX" -j2 --line-buffer ./two ::: a b > out

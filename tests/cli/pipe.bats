@@ -32,3 +32,25 @@ load helper
 	[ "$status" -eq 255 ]
 	[ "$(wc -l < ran)" -lt 500 ]
 }
+
+@test "a reader that goes away stops jobs that never end, as they print" {
+	# (grouped output is printed only when a job ends: a job that never
+	# ends meets no closed pipe)
+	for mode in --line-buffer -k "-k --line-buffer"; do
+		run timeout 20 bash -c '"$WSPX" '"$mode"' yes ::: 1 | head -1; echo "${PIPESTATUS[0]}"'
+		[ "$output" = "$(printf '1\n141')" ]
+	done
+}
+
+@test "--events - stops the run when its reader goes away" {
+	run timeout 20 bash -c '"$WSPX" --events - -j2 "sleep 0.3; echo {} >> ran" ::: $(seq 20) 2>err | head -1 >/dev/null; echo "${PIPESTATUS[0]}"'
+	[ "$output" = 141 ]
+	[ ! -e ran ] || [ "$(wc -l < ran)" -lt 10 ]
+	[ ! -s err ]
+}
+
+@test "a closed stderr costs no stdout" {
+	run sh -c '"$WSPX" -k -j1 "echo out{}; echo err{} >&2" ::: a b c 2>&-'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'outa\noutb\noutc')" ]
+}

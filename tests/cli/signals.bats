@@ -206,3 +206,23 @@ SH
 	waitstatus $pid
 	[ "$st" -eq 0 ]
 }
+
+@test "a stop ends even when the output's reader takes nothing" {
+	# A reader that holds the pipe open and never reads, as a paused
+	# pager: wspx's writes block once the pipe is full.
+	mkfifo fifo
+	sleep 120 < fifo &
+	reader=$!
+	setsid "$WSPX" --line-buffer -j2 'echo $$ >> pids; exec yes {}' \
+	    ::: 1 2 > fifo 2> err 3>&- &
+	pid=$!
+	waitcount 1 pids
+	sleep 0.5
+	kill -INT $pid
+	sleep 0.2
+	kill -INT $pid
+	waitstatus $pid
+	kill $reader
+	[ "$st" -eq 130 ]
+	allgone pids
+}
