@@ -372,20 +372,6 @@ startexec(struct run *r)
 		fatal("out of memory");
 }
 
-/* Die of sig, as wspx was asked to, once everything is cleaned up. */
-static void
-reraise(int sig)
-{
-	sigset_t set;
-
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	_exit(128 + sig);
-}
-
 static int
 exitstatus(const struct stats_final *f)
 {
@@ -596,7 +582,7 @@ run(struct config *c)
 		    c->tmpdir, strerror(-oerr));
 	status = report(&r, &f, status);
 	teardown(&r);
-	if (sig != 0)
-		reraise(sig);
+	if (sig != 0)	/* as wspx was asked to, now that all is cleaned up */
+		diesig(sig);
 	return status;
 }

@@ -166,16 +166,10 @@ giveup(struct signals *s)
 {
 	/* relaxed: stored by this thread. */
 	int sig = atomic_load_explicit(&s->stopsig, memory_order_relaxed);
-	sigset_t set;
 
 	if (sig == 0)
 		_exit(255);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	_exit(128 + sig);
+	diesig(sig);
 }
 
 /* A stop has three stages: the jobs got the stop's signal (until the

@@ -4,11 +4,14 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { EXIT_ERROR = 255 };	/* matches EXIT_USAGE in main.c */
 
@@ -217,4 +220,17 @@ packwords(const struct buf *words, size_t n)
 	}
 	v[n] = NULL;
 	return v;
+}
+
+void
+diesig(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
 }

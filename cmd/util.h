@@ -31,6 +31,10 @@ void bufadds(struct buf *b, const char *s);
 /* CLOCK_MONOTONIC in seconds. */
 double monotonic(void);
 
+/* Die of signal sig (its default action restored and unblocked in the
+ * calling thread), or with status 128 + sig if it does not kill. */
+_Noreturn void diesig(int sig);
+
 /* Append printf-style. */
 void bufprintf(struct buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
