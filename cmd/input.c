@@ -29,6 +29,7 @@ struct source {
 	int fd;			/* -1 once at its end, or for a list */
 	char *buf;		/* read buffer: buf[off..len) not yet used */
 	size_t off, len, cap;
+	uint64_t nread;		/* records read so far, for messages */
 	char **rec;		/* records kept in memory (not the first) */
 	size_t nrec;
 	size_t cur;		/* the record of this source in the job */
@@ -99,9 +100,10 @@ fill(struct input *in, struct source *s)
 	return false;
 }
 
-/* The next record of a streamed source into in->rec; false at its end. */
+/* The next record of a streamed source into in->rec, as it is; false at
+ * its end. */
 static bool
-nextrecord(struct input *in, struct source *s)
+rawrecord(struct input *in, struct source *s)
 {
 	char *sep;
 
@@ -124,6 +126,26 @@ nextrecord(struct input *in, struct source *s)
 								 * separator */
 	s->off = s->len;
 	return true;
+}
+
+/* The next record of a streamed source into in->rec; false at its end.
+ * A record with a NUL byte (when NUL does not end records) cannot become
+ * an argument whole, and cut short it could name another file: it is
+ * skipped, with an error. */
+static bool
+nextrecord(struct input *in, struct source *s)
+{
+	while (rawrecord(in, s)) {
+		s->nread++;
+		if (in->o.delim == '\0' || in->rec.len == 0 ||
+		    memchr(in->rec.s, '\0', in->rec.len) == NULL)
+			return true;
+		warn("%s: %s %llu has a NUL byte: skipped (NUL-separated input "
+		    "needs -0)", s->name, in->o.delim == '\n' ? "line" :
+		    "record", (unsigned long long)s->nread);
+		in->failed = true;
+	}
+	return false;
 }
 
 /* Read a whole source into memory. */

@@ -233,21 +233,51 @@ countend(struct run *r, struct cmdjob *j)
 		endevent(r, j);
 }
 
+/* "wspx: cannot run COMMAND: reason", the command cut short if long (as
+ * one too long to run is). */
+static void
+cannotrun(struct buf *b, const char *cmdtext, int err)
+{
+	enum { MAXSHOWN = 200 };
+	size_t n = cmdtext != NULL ? strlen(cmdtext) : 0;
+
+	bufadds(b, "wspx: cannot run ");
+	if (cmdtext == NULL)
+		bufadds(b, "a job");
+	bufadd(b, cmdtext, n > MAXSHOWN ? MAXSHOWN : n);
+	if (n > MAXSHOWN)
+		bufprintf(b, "... (%zu bytes)", n);
+	bufprintf(b, ": %s\n", strerror(-err));
+}
+
+/* The message goes with the job's stderr: with -k it is in input order. */
+static void
+cannotstart(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd,
+    struct wspx__outjob *oj)
+{
+	struct run *r = ctx;
+	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
+	struct buf b = { NULL, 0, 0 };
+
+	(void)cmd;
+	cannotrun(&b, j->cmdtext, ej->result.error);
+	(void)wspx__output_write(r->out, oj, 2, b.s, b.len);
+	free(b.s);
+}
+
 static void
 finished(void *ctx, struct wspx__execjob *ej)
 {
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	const struct wspx__result *res = &ej->result;
-	char msg[512];
-	int n;
+	struct buf b = { NULL, 0, 0 };
 
-	if (res->error != 0 && res->error != -ECANCELED) {
-		n = snprintf(msg, sizeof(msg), "wspx: cannot run %s: %s\n",
-		    j->cmdtext != NULL ? j->cmdtext : "job",
-		    strerror(-res->error));
-		wspx__output_note(r->out, msg, n < (int)sizeof(msg) ?
-		    (size_t)n : sizeof(msg) - 1);
+	/* (a job whose output was open got its message there) */
+	if (res->error != 0 && res->error != -ECANCELED && !ej->opened) {
+		cannotrun(&b, j->cmdtext, res->error);
+		wspx__output_note(r->out, b.s, b.len);
+		free(b.s);
 	}
 	countend(r, j);
 	free(j->args.v);
@@ -256,7 +286,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 	free(j);
 }
 
-static const struct wspx__exec_ops ops = { prepare, started, finished };
+static const struct wspx__exec_ops ops = { prepare, started, cannotstart,
+    finished };
 
 /* Submit jobs as the window allows, until the input ends or a stop. */
 static void

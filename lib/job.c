@@ -568,6 +568,8 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 		r->start_ns = nowns(CLOCK_REALTIME);
 		t0 = nowns(CLOCK_MONOTONIC);
 		r->error = startandwait(x, job, &cmd, oj);
+		if (r->error != 0)
+			x->o.ops->cannotstart(x->o.ctx, job, &cmd, oj);
 		r->runtime_ns = nowns(CLOCK_MONOTONIC) - t0;
 		r->end_ns = nowns(CLOCK_REALTIME);
 		r->bytes = wspx__output_bytes(oj);

@@ -37,6 +37,23 @@ load helper
 	[[ "$output" == *"cannot run ./notexec a"*"ermission denied"* ]]
 }
 
+@test "with -k, the messages of jobs that cannot start are in input order" {
+	for i in 1 2 3; do
+		run sh -c '"$WSPX" -k -j3 "./no-such-{}" ::: 1 2 3 4 5 6 2>&1'
+		[ "$status" -eq 6 ]
+		[ "$(printf '%s\n' "${lines[@]}" | sed 's/.*no-such-\([0-9]\).*/\1/' | tr -d '\n')" = 123456 ]
+	done
+}
+
+@test "a command too long to run is named in short, with the reason" {
+	python3 -c "print('q' * 300000)" > long
+	run "$WSPX" -j1 printf '%.3s\n' :::: long
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "wspx: cannot run printf"*"... (3000"*" bytes): Argument list too long" ]]
+	[ "${#output}" -lt 400 ]
+}
+
 @test "255 for usage errors, with a message naming the option" {
 	run "$WSPX" --no-such-option
 	[ "$status" -eq 255 ]

@@ -62,6 +62,17 @@ load helper
 	[ "$output" = "$(printf '<one\ntwo>\n<three>')" ]
 }
 
+@test "a NUL in newline-separated input skips that record, with an error" {
+	printf 'a\nimportant\0.bak\nb\n' > in
+	run sh -c '"$WSPX" -k echo rm :::: in 2> err'
+	[ "$status" -eq 255 ]
+	[ "$output" = "$(printf 'rm a\nrm b')" ]
+	[[ "$(cat err)" == "wspx: in: line 2 has a NUL byte: skipped"* ]]
+	printf 'x,y\0z,w' | "$WSPX" -k -d , echo > out 2> err || [ $? -eq 255 ]
+	[ "$(cat out)" = "$(printf 'x\nw')" ]
+	grep -q "standard input: record 2 has a NUL byte" err
+}
+
 @test "-d sets the record separator" {
 	run sh -c 'printf "a,b,c" | "$WSPX" -d , -k echo'
 	[ "$output" = "$(printf 'a\nb\nc')" ]
