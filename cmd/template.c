@@ -72,11 +72,14 @@ static bool
 shellword(const char *w, size_t n)
 {
 	static const char *words[] = { ".", ":", "!", "{", "}", "[[", "alias",
-	    "bg", "break", "builtin", "case", "cd", "command", "continue",
-	    "declare", "do", "done", "elif", "else", "esac", "eval", "exec",
-	    "exit", "export", "fc", "fg", "fi", "for", "function", "getopts",
-	    "hash", "if", "jobs", "let", "local", "read", "readonly",
-	    "return", "select", "set", "shift", "source", "then", "time",
+	    "bg", "bind", "break", "builtin", "caller", "case", "cd",
+	    "command", "compgen", "complete", "compopt", "continue", "coproc",
+	    "declare", "dirs", "disown", "do", "done", "elif", "else",
+	    "enable", "esac", "eval", "exec", "exit", "export", "fc", "fg",
+	    "fi", "for", "function", "getopts", "hash", "help", "history",
+	    "if", "jobs", "let", "local", "logout", "mapfile", "popd", "pushd",
+	    "read", "readarray", "readonly", "return", "select", "set",
+	    "shift", "shopt", "source", "suspend", "then", "time", "times",
 	    "trap", "type", "typeset", "ulimit", "umask", "unalias", "unset",
 	    "until", "wait", "while" };
 	size_t i;

@@ -23,6 +23,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +56,28 @@ dupto(posix_spawn_file_actions_t *fa, int fd, int to)
 	return posix_spawn_file_actions_adddup2(fa, fd, to);
 }
 
+/* Run the file of spec, which the kernel could not execute, as a shell
+ * script, as execvp() does: /bin/sh file args...  Returns 0 or an errno. */
+static int
+spawnscript(const struct wspx__proc_spec *spec, posix_spawn_file_actions_t *fa,
+    posix_spawnattr_t *attr, pid_t *pid)
+{
+	char **argv;
+	size_t n;
+	int rc;
+
+	for (n = 0; spec->argv[n] != NULL; n++)
+		;
+	if ((argv = malloc((n + 2) * sizeof(*argv))) == NULL)
+		return ENOMEM;
+	argv[0] = (char *)"sh";
+	argv[1] = (char *)spec->file;
+	memcpy(argv + 2, spec->argv + 1, n * sizeof(*argv));
+	rc = posix_spawn(pid, "/bin/sh", fa, attr, argv, spec->envp);
+	free(argv);
+	return rc;
+}
+
 int
 wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid)
 {
@@ -73,6 +96,9 @@ wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid)
 		else
 			rc = posix_spawn(pid, spec->file, &fa, &attr,
 			    spec->argv, spec->envp);
+		/* no #! line: a script for the shell, to execvp() */
+		if (rc == ENOEXEC && spec->argv[0] != NULL)
+			rc = spawnscript(spec, &fa, &attr, pid);
 	}
 	WSPX_MUST(posix_spawn_file_actions_destroy(&fa));
 	WSPX_MUST(posix_spawnattr_destroy(&attr));

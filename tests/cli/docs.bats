@@ -221,7 +221,9 @@ compare() {
 	max=$(sed -nE 's/.*EXIT_MAXFAILED = ([0-9]+).*/\1/p' "$run_h")
 	many=$(sed -nE 's/.*EXIT_MANYFAILED = ([0-9]+).*/\1/p' "$run_h")
 	usage=$(sed -nE 's/.*EXIT_USAGE = ([0-9]+).*/\1/p' "$run_h")
-	[ -n "$max" ] && [ -n "$many" ] && [ -n "$usage" ]
+	[ -n "$max" ]
+	[ -n "$many" ]
+	[ -n "$usage" ]
 	sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /p' "$MAN" | grep '^\.It' > items
 	cat items
 	grep -qx '\.It 0' items

@@ -37,6 +37,16 @@ load helper
 	[[ "$output" == *"cannot run ./notexec a"*"ermission denied"* ]]
 }
 
+@test "an executable script without #! runs with /bin/sh, as execvp does" {
+	printf 'echo "hi $1"\n' > script
+	chmod +x script
+	run "$WSPX" -k ./script ::: 1 2
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'hi 1\nhi 2')" ]
+	run env PATH="$PWD:$PATH" "$WSPX" script ::: 3
+	[ "$output" = "hi 3" ]
+}
+
 @test "with -k, the messages of jobs that cannot start are in input order" {
 	for i in 1 2 3; do
 		run sh -c '"$WSPX" -k -j3 "./no-such-{}" ::: 1 2 3 4 5 6 2>&1'

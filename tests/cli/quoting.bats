@@ -22,8 +22,11 @@ hostile() {
 	run "$WSPX" -k -a hostile ./printargs
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(cat hostile)" ]
-	[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]
-	[ ! -e pwned4 ] && [ ! -e pwned5 ]
+	[ ! -e pwned1 ]
+	[ ! -e pwned2 ]
+	[ ! -e pwned3 ]
+	[ ! -e pwned4 ]
+	[ ! -e pwned5 ]
 }
 
 @test "hostile input is quoted when the command needs a shell" {
@@ -31,8 +34,11 @@ hostile() {
 	run "$WSPX" -k -a hostile 'printf "%s\n" {} | cat'
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(cat hostile)" ]
-	[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]
-	[ ! -e pwned4 ] && [ ! -e pwned5 ]
+	[ ! -e pwned1 ]
+	[ ! -e pwned2 ]
+	[ ! -e pwned3 ]
+	[ ! -e pwned4 ]
+	[ ! -e pwned5 ]
 }
 
 @test "newlines in -0 input stay inside one argument" {
@@ -49,7 +55,9 @@ hostile() {
 		run "$WSPX" -k --shell "$path" -a hostile 'printf "%s\n" {} | cat'
 		[ "$status" -eq 0 ]
 		[ "$output" = "$(cat hostile)" ]
-		[ ! -e pwned1 ] && [ ! -e pwned2 ] && [ ! -e pwned3 ]
+		[ ! -e pwned1 ]
+		[ ! -e pwned2 ]
+		[ ! -e pwned3 ]
 	done
 }
 
@@ -70,6 +78,18 @@ hostile() {
 	[ "$output" = "echo 'a b'" ]
 }
 
+@test "shell builtins with no program of their own run in the shell" {
+	# (shopt NAME fails when the option is off)
+	run env SHELL=/bin/bash "$WSPX" -k shopt ::: extglob nullglob
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == extglob*off ]]
+	[[ "${lines[1]}" == nullglob*off ]]
+	run env SHELL=/bin/bash "$WSPX" 'mapfile -t a <<< {}; echo ${#a[@]}' ::: x
+	[ "$output" = 1 ]
+	run "$WSPX" cd ::: /
+	[ "$status" -eq 0 ]
+}
+
 @test "a --shell that cannot run is an error naming it, before any job" {
 	mkdir adir
 	touch notexec
@@ -77,7 +97,8 @@ hostile() {
 		run "$WSPX" --shell "$sh" 'touch ran{}; echo {}' ::: 1 2
 		[ "$status" -eq 255 ]
 		[[ "$output" == *"--shell $sh"* ]]
-		[ ! -e ran1 ] && [ ! -e ran2 ]
+		[ ! -e ran1 ]
+		[ ! -e ran2 ]
 	done
 	run "$WSPX" --shell '' echo ::: 1
 	[ "$status" -eq 255 ]

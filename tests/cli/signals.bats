@@ -66,7 +66,8 @@ teardown() {
 	kill -TERM $pid
 	waitstatus $pid
 	[ "$st" -eq 143 ]
-	[ "$(cat sig.1)" = TERM ] && [ "$(cat sig.2)" = TERM ]
+	[ "$(cat sig.1)" = TERM ]
+	[ "$(cat sig.2)" = TERM ]
 	allgone pids
 }
 
@@ -89,8 +90,10 @@ teardown() {
 	waitstatus $pid
 	t=$((($(date +%s%N) - t0) / 1000000))
 	[ "$st" -eq 130 ]
-	[ "$t" -ge 400 ] && [ "$t" -lt 5000 ]
-	[ "$(cat sig.1)" = INT ] && [ "$(cat sig.2)" = INT ]
+	[ "$t" -ge 400 ]
+	[ "$t" -lt 5000 ]
+	[ "$(cat sig.1)" = INT ]
+	[ "$(cat sig.2)" = INT ]
 	allgone pids
 }
 

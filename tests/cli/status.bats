@@ -84,7 +84,8 @@ startpane() {
 	startpane 100 -j1 ./job
 	waitrow '^wspx 39/40 .*\[#+-+\]$'
 	w=$(tm capture-pane -p | tail -1 | wc -L)
-	[ "$w" -le 99 ] && [ "$w" -ge 90 ]
+	[ "$w" -le 99 ]
+	[ "$w" -ge 90 ]
 	tm resize-window -x 60
 	waitrow '^wspx 39/40 .{20,}$'
 	sleep 0.5
