@@ -245,13 +245,80 @@ addsource(struct config *c, enum srckind kind, const char *path,
 	c->nsrc++;
 }
 
+/* What the escape \e of Perl's regular expressions (GNU parallel's) that
+ * POSIX lacks stands for, inside a bracket expression or out; NULL: keep
+ * \e as it is (glibc knows \s \S \w \W; others are the character). */
+static const char *
+perlescape(char e, bool inbracket)
+{
+	switch (e) {
+	case 't':	return "\t";
+	case 'n':	return "\n";
+	case 'r':	return "\r";
+	case 'd':	return inbracket ? "0-9" : "[0-9]";
+	case 'D':	return inbracket ? NULL : "[^0-9]";
+	case 's':	return inbracket ? "[:space:]" : NULL;
+	case 'w':	return inbracket ? "[:alnum:]_" : NULL;
+	case '\\':	return inbracket ? "\\" : NULL;
+	default:	return NULL;
+	}
+}
+
+/* re with the escapes of perlescape() replaced, so that --colsep '\t'
+ * splits at TABs as it does with GNU parallel.  Returns a new string. */
+static char *
+perlregex(const char *re)
+{
+	struct buf b = { NULL, 0, 0 };
+	const char *p, *with;
+	bool in = false;	/* in a bracket expression */
+
+	for (p = re; *p != '\0'; p++) {
+		if (!in && *p == '[') {
+			in = true;
+			bufaddc(&b, *p);
+			if (p[1] == '^')
+				bufaddc(&b, *++p);
+			if (p[1] == ']')	/* a ] first is a member */
+				bufaddc(&b, *++p);
+			continue;
+		}
+		if (in && *p == '[' && (p[1] == ':' || p[1] == '.' ||
+		    p[1] == '=')) {	/* [:class:] and the like */
+			with = strstr(p + 2, (char[]){ p[1], ']', '\0' });
+			bufadd(&b, p, with != NULL ? (size_t)(with - p) + 2 :
+			    strlen(p));
+			p = with != NULL ? with + 1 : p + strlen(p) - 1;
+			continue;
+		}
+		if (in && *p == ']')
+			in = false;
+		if (*p == '\\' && p[1] != '\0' &&
+		    (with = perlescape(p[1], in)) != NULL) {
+			bufadds(&b, with);
+			p++;
+			continue;
+		}
+		bufaddc(&b, *p);
+		if (*p == '\\' && p[1] != '\0')
+			bufaddc(&b, *++p);
+	}
+	return buftake(&b);
+}
+
 static void
 setcolsep(struct config *c, const char *opt, const char *re)
 {
-	char err[256];
+	char err[256], *posix;
 	int rc;
 
-	if ((rc = regcomp(&c->colsep, re, REG_EXTENDED)) != 0) {
+	if (*re == '\0')
+		badvalue(opt, re, "is empty: the option needs a regular "
+		    "expression");
+	posix = perlregex(re);
+	rc = regcomp(&c->colsep, posix, REG_EXTENDED);
+	free(posix);
+	if (rc != 0) {
 		strcpy(err, "is not a regular expression: ");
 		regerror(rc, &c->colsep, err + strlen(err),
 		    sizeof(err) - strlen(err));

@@ -93,6 +93,20 @@ load helper
 	[[ "$output" == *"--colsep"* ]]
 }
 
+@test "--colsep knows Perl's \\t, \\d and \\s, as GNU parallel does" {
+	run "$WSPX" -k --colsep '\t' echo {2} ::: "$(printf 'a\tb')" atb
+	[ "$output" = "$(printf 'b\n')" ]
+	run "$WSPX" -k --colsep '[\t,]' echo {2} ::: "$(printf 'a\tb')" c,d
+	[ "$output" = "$(printf 'b\nd')" ]
+	run "$WSPX" --colsep '\d+' echo {1}-{2} ::: a12b
+	[ "$output" = a-b ]
+	run "$WSPX" --colsep '[[:space:],]+' echo {2} ::: 'a , b'
+	[ "$output" = b ]
+	run "$WSPX" --colsep '' echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--colsep: '' is empty"* ]]
+}
+
 @test "-n puts N records in each job" {
 	run sh -c 'seq 7 | "$WSPX" -k -n 3 echo'
 	[ "$output" = "$(printf '1 2 3\n4 5 6\n7')" ]
