@@ -12,6 +12,7 @@
  */
 #include "input.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -128,6 +129,17 @@ rawrecord(struct input *in, struct source *s)
 	return true;
 }
 
+/* Whether the n bytes at p are empty or blanks only (-r). */
+static bool
+blank(const char *p, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)*p)) {
+		p++;
+		n--;
+	}
+	return n == 0;
+}
+
 /* The next record of a streamed source into in->rec; false at its end.
  * A record with a NUL byte (when NUL does not end records) cannot become
  * an argument whole, and cut short it could name another file: it is
@@ -137,6 +149,8 @@ nextrecord(struct input *in, struct source *s)
 {
 	while (rawrecord(in, s)) {
 		s->nread++;
+		if (in->o.skipblank && blank(in->rec.s, in->rec.len))
+			continue;
 		if (in->o.delim == '\0' || in->rec.len == 0 ||
 		    memchr(in->rec.s, '\0', in->rec.len) == NULL)
 			return true;
@@ -176,6 +190,9 @@ input_open(const struct srcspec *spec, size_t nsrc, const struct inputopts *o)
 		if (i > 0 && spec[i].kind == SRC_FILE)
 			slurp(in, s);
 		for (k = 0; spec[i].kind == SRC_LIST && k < spec[i].n; k++) {
+			if (o->skipblank && blank(spec[i].items[k],
+			    strlen(spec[i].items[k])))
+				continue;
 			s->rec = xrealloc(s->rec, (s->nrec + 1) *
 			    sizeof(char *));
 			s->rec[s->nrec++] = xstrdup(spec[i].items[k]);

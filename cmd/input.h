@@ -30,6 +30,7 @@ struct inputopts {
 	char delim;		/* record separator: '\n', '\0', or -d */
 	regex_t *colsep;	/* split records into fields, or NULL */
 	size_t maxargs;		/* records per job (-n), at least 1 */
+	bool skipblank;		/* skip records that are empty or blank */
 	int wakefd;		/* readable when reading should stop, or -1 */
 };
 

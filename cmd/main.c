@@ -27,7 +27,7 @@
 
 enum optid {
 	O_ARGFILE, O_NULL, O_DELIM, O_COLSEP, O_MAXARGS, O_REPLACE, O_SHELL,
-	O_QUOTE, O_JOBS, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG,
+	O_QUOTE, O_JOBS, O_NORUNEMPTY, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG,
 	O_TAGSTRING,
 	O_DRYRUN, O_VERBOSE, O_TERMTIMEOUT, O_NOSTATUS, O_PROGRESS,
 	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_VERSION, O_HELP
@@ -49,6 +49,8 @@ static const struct option {
 	{ 0, "colsep", "REGEX", O_COLSEP, "split records into fields {1} {2} "
 	    "... at REGEX" },
 	{ 'n', "max-args", "N", O_MAXARGS, "put N input records in each job" },
+	{ 'r', "no-run-if-empty", NULL, O_NORUNEMPTY, "skip input records "
+	    "that are empty or blank" },
 	{ 'I', NULL, "STR", O_REPLACE, "use STR instead of {} for the "
 	    "argument" },
 	{ 0, "shell", "PATH", O_SHELL, "run commands that need a shell with "
@@ -57,6 +59,7 @@ static const struct option {
 	    "argument each, no shell" },
 	{ 'j', "jobs", "N", O_JOBS, "run N jobs at once: N, N%, +N, -N of "
 	    "the CPUs (0: one per CPU)" },
+	{ 'P', "max-procs", "N", O_JOBS, "the same as -j (xargs -P)" },
 	{ 0, "group", NULL, O_GROUP, "print each job's output whole when it "
 	    "ends (default)" },
 	{ 0, "line-buffer", NULL, O_LINEBUF, "print whole lines of output as "
@@ -363,6 +366,7 @@ apply(struct config *c, const struct option *o, const char *as,
 		break;
 	case O_QUOTE:		c->quote = true; break;
 	case O_JOBS:		c->jobs = parsejobs(as, v); break;
+	case O_NORUNEMPTY:	c->skipblank = true; break;
 	case O_GROUP:		c->mode = WSPX_OUT_GROUP; break;
 	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; break;
 	case O_UNGROUP:		c->mode = WSPX_OUT_UNGROUP; break;
@@ -434,6 +438,18 @@ longopt(struct config *c, int argc, char **argv, int i)
 	return i;
 }
 
+/* Report the unknown option *p of the word w ("-x", "-kx") and exit. */
+static void
+unknownshort(const char *w, const char *p)
+{
+	if (p == w + 1 && p[1] == '\0')
+		fprintf(stderr, "wspx: unknown option %s\n", w);
+	else
+		fprintf(stderr, "wspx: unknown option '%c' in %s\n", *p, w);
+	fprintf(stderr, "(see wspx --help)\n");
+	exit(EXIT_USAGE);
+}
+
 /* Short options bundled at argv[i] ("-kv", "-j4", "-j 4"). */
 static int
 shortopts(struct config *c, int argc, char **argv, int i)
@@ -446,11 +462,8 @@ shortopts(struct config *c, int argc, char **argv, int i)
 		for (k = 0; k < NOPTIONS && options[k].shortname != *p; k++)
 			;
 		opt[1] = *p;
-		if (k == NOPTIONS) {
-			fprintf(stderr, "wspx: unknown option %s\n(see wspx "
-			    "--help)\n", opt);
-			exit(EXIT_USAGE);
-		}
+		if (k == NOPTIONS)
+			unknownshort(argv[i], p);
 		if (options[k].arg == NULL) {
 			apply(c, &options[k], opt, NULL);
 			continue;

@@ -483,7 +483,7 @@ static void
 setup(struct run *r, struct config *c)
 {
 	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
-	    c->maxargs, -1 };
+	    c->maxargs, c->skipblank, -1 };
 
 	memset(r, 0, sizeof(*r));
 	r->c = c;

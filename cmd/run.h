@@ -28,6 +28,7 @@ struct config {
 	regex_t colsep;		/* --colsep, if hascolsep */
 	bool hascolsep;
 	size_t maxargs;		/* -n */
+	bool skipblank;		/* -r: skip empty or blank records */
 	const char *plain;	/* -I */
 	const char *shell;	/* --shell, $SHELL, /bin/sh */
 	bool shellopt;		/* shell is --shell's */

@@ -13,13 +13,14 @@ _wspx()
 	# checks these lists against it); then those that take a value, and
 	# those whose value is a file.
 	local opts='-a --arg-file -0 --null -d --delimiter --colsep
-	    -n --max-args -I --shell -q --quote -j --jobs --group
+	    -n --max-args -r --no-run-if-empty -I --shell -q --quote
+	    -j --jobs -P --max-procs --group
 	    --line-buffer -u --ungroup -k --keep-order --tag --tagstring
 	    --dry-run -v --verbose --term-timeout --no-status --progress
 	    --progress-interval --total --stats --metrics --events
 	    --version -h --help'
 	local argopts='-a --arg-file -d --delimiter --colsep -n --max-args
-	    -I --shell -j --jobs --tagstring --term-timeout
+	    -I --shell -j --jobs -P --max-procs --tagstring --term-timeout
 	    --progress-interval --total --metrics --events'
 	local fileopts='-a --arg-file --shell --metrics --events'
 	local cur i k w cmd=0 needs=

@@ -9,7 +9,8 @@
 # The options that take a value, as separate words on the command line.
 function __wspx_value_options
     printf '%s\n' -a --arg-file -d --delimiter --colsep -n --max-args -I \
-        --shell -j --jobs --tagstring --term-timeout --progress-interval \
+        --shell -j --jobs -P --max-procs --tagstring --term-timeout \
+        --progress-interval \
         --total --metrics --events
 end
 
@@ -53,10 +54,12 @@ complete -c wspx -n __wspx_before_command -s 0 -l null -d "Input records end wit
 complete -c wspx -n __wspx_before_command -s d -l delimiter -x -d "Input records end with CHAR (\\n \\t \\0 \\r \\\\)"
 complete -c wspx -n __wspx_before_command -l colsep -x -d "Split records into fields {1} {2} ... at REGEX"
 complete -c wspx -n __wspx_before_command -s n -l max-args -x -d "Put N input records in each job"
+complete -c wspx -n __wspx_before_command -s r -l no-run-if-empty -d "Skip input records that are empty or blank"
 complete -c wspx -n __wspx_before_command -s I -x -d "Use STR instead of {} for the argument"
 complete -c wspx -n __wspx_before_command -l shell -r -F -d "Run commands that need a shell with PATH"
 complete -c wspx -n __wspx_before_command -s q -l quote -d "Run COMMAND's words as they are, no shell"
 complete -c wspx -n __wspx_before_command -s j -l jobs -x -d "Run N jobs at once: N, N%, +N, -N (0: one per CPU)"
+complete -c wspx -n __wspx_before_command -s P -l max-procs -x -d "The same as -j (xargs -P)"
 complete -c wspx -n __wspx_before_command -l group -d "Print each job's output whole when it ends (default)"
 complete -c wspx -n __wspx_before_command -l line-buffer -d "Print whole lines of output as they come"
 complete -c wspx -n __wspx_before_command -s u -l ungroup -d "Let jobs write to the output directly"

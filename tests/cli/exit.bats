@@ -99,6 +99,14 @@ load helper
 	[[ "$output" == "wspx: --jobs needs a value"* ]]
 }
 
+@test "an unknown letter in bundled short options is named with its word" {
+	run "$WSPX" -k- echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == "wspx: unknown option '-' in -k-"* ]]
+	run "$WSPX" -x echo ::: a
+	[[ "$output" == "wspx: unknown option -x"* ]]
+}
+
 @test "out-of-range numbers say what the limit is" {
 	run "$WSPX" -j 65536 echo ::: a
 	[ "$status" -eq 255 ]

@@ -107,6 +107,16 @@ load helper
 	[[ "$output" == *"--colsep: '' is empty"* ]]
 }
 
+@test "-r skips empty and blank records, of every source" {
+	printf 'a\n\n  \nb\n' > in
+	run "$WSPX" -k -r echo x{} :::: in
+	[ "$output" = "$(printf 'xa\nxb')" ]
+	run "$WSPX" -k --no-run-if-empty echo x{} ::: a '' ' ' b
+	[ "$output" = "$(printf 'xa\nxb')" ]
+	run "$WSPX" -k echo x{} :::: in
+	[ "${#lines[@]}" -eq 4 ]
+}
+
 @test "-n puts N records in each job" {
 	run sh -c 'seq 7 | "$WSPX" -k -n 3 echo'
 	[ "$output" = "$(printf '1 2 3\n4 5 6\n7')" ]

@@ -34,6 +34,16 @@ SH
 	[ ! -e run.1 ]
 }
 
+@test "-P N and --max-procs N are -j N, as with xargs" {
+	counter
+	run "$WSPX" -P 2 ./count {} 2 ::: 1 2 3 4
+	[ "$status" -eq 0 ]
+	[ "$(cat seen.* | sort -n | tail -1)" -eq 2 ]
+	rm -f seen.* release
+	run "$WSPX" --max-procs=3 ./count {} 3 ::: 1 2 3 4 5 6
+	[ "$(cat seen.* | sort -n | tail -1)" -eq 3 ]
+}
+
 @test "-j1 runs the jobs one after another, in order" {
 	run sh -c 'seq 20 | "$WSPX" -j1 -q sh -c "echo \$0"'
 	[ "$output" = "$(seq 20)" ]
