@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -479,6 +480,38 @@ checkshell(struct config *c)
 	c->shell = "/bin/sh";
 }
 
+/* Files wspx keeps open besides the jobs' (std fds, /dev/null, pipes
+ * of its own, reports), and what each running job needs at most: two
+ * pipes while it starts, then their read ends and two spill files. */
+#define OWN_FILES	32
+#define JOB_FILES	6
+
+/* Make room for the files -j jobs need: raise the soft limit up to the
+ * hard one if it is short (the jobs inherit it), else run fewer jobs at
+ * once, with a warning, rather than have jobs fail to start. */
+static void
+fitfiles(struct config *c)
+{
+	rlim_t per = c->mode == WSPX_OUT_UNGROUP || c->dryrun ? 1 : JOB_FILES;
+	rlim_t need = OWN_FILES + c->nsrc + per * c->jobs;
+	struct rlimit rl;
+	unsigned fit;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max >= need ? need : rl.rlim_max;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+		return;
+	need -= per * c->jobs;
+	fit = rl.rlim_cur > need + per ? (unsigned)((rl.rlim_cur - need) /
+	    per) : 1;
+	warn("-j %u: only enough open files (ulimit -n %llu) for %u jobs at "
+	    "once: running %u", c->jobs, (unsigned long long)rl.rlim_cur,
+	    fit, fit);
+	c->jobs = fit;
+}
+
 static void
 setup(struct run *r, struct config *c)
 {
@@ -494,6 +527,7 @@ setup(struct run *r, struct config *c)
 		    memory_order_relaxed);
 	progpath_init(getenv("PATH"));
 	checkshell(c);
+	fitfiles(c);
 	r->kind = shell_kind(c->shell);
 	r->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
 	    c->plain, c->quote, true) : NULL;

@@ -44,6 +44,13 @@ SH
 	[ "$(cat seen.* | sort -n | tail -1)" -eq 3 ]
 }
 
+@test "-j beyond the open-file limit runs fewer at once, never fails jobs" {
+	run bash -c 'ulimit -n 150; "$WSPX" -j300 "sleep 0.1; echo {}" ::: $(seq 300) 2> err | wc -l; echo "${PIPESTATUS[0]}"; cat err'
+	[ "${lines[0]}" -eq 300 ]
+	[ "${lines[1]}" -eq 0 ]
+	[[ "${lines[2]}" == "wspx: -j 300: only enough open files (ulimit -n 150) for "*" jobs at once"* ]]
+}
+
 @test "-j1 runs the jobs one after another, in order" {
 	run sh -c 'seq 20 | "$WSPX" -j1 -q sh -c "echo \$0"'
 	[ "$output" = "$(seq 20)" ]
