@@ -116,7 +116,7 @@ usage(FILE *f)
 	    "Run COMMAND once per input, in parallel; with no COMMAND each "
 	    "input is a command.\nInput: lines of stdin, or the ::: and :::: "
 	    "sources (-a FILE too).\nReplacement strings in COMMAND: "
-	    "{} {.} {/} {//} {/.} {#} {%%} {n} {n.} {n/} {n//} {n/.}\n\n"
+	    "{} {.} {/} {//} {/.} {#} {%%} {n} {n.} {n/} {n//} {n/.} {-n}\n\n"
 	    "Options:\n");
 	for (i = 0; i < NOPTIONS; i++) {
 		optname(name, sizeof(name), &options[i]);

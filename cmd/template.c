@@ -7,6 +7,7 @@
  *
  *     {}  {.}  {/}  {//}  {/.}      the argument, its modified forms
  *     {n} {n.} {n/} {n//} {n/.}     the n-th field of the argument
+ *     {-n} {-n.} ...                the n-th field from the end
  *     {#}  {%}                      the job's sequence and slot numbers
  *
  * A job runs directly (posix_spawnp, no shell) when the template's own
@@ -45,6 +46,7 @@ struct token {
 	char *text;	/* TEXT, BLANK */
 	size_t field;	/* REPL: 1-based field, or 0 for all of them */
 	enum mod mod;	/* REPL */
+	bool fromend;	/* REPL: field counts from the last one */
 };
 
 struct template {
@@ -249,6 +251,7 @@ matchrepl(const char *p, const char *plain, struct token *t)
 
 	t->kind = REPL;
 	t->field = 0;
+	t->fromend = false;
 	if (plain != NULL && strncmp(p, plain, strlen(plain)) == 0) {
 		t->mod = WHOLE;
 		return strlen(plain);
@@ -258,6 +261,10 @@ matchrepl(const char *p, const char *plain, struct token *t)
 	if ((q[0] == '#' || q[0] == '%') && q[1] == '}') {
 		t->mod = q[0] == '#' ? SEQ : SLOT;
 		return 3;
+	}
+	if (q[0] == '-' && q[1] >= '1' && q[1] <= '9') {
+		t->fromend = true;
+		q++;
 	}
 	for (; *q >= '0' && *q <= '9' && field < 100000; q++)
 		field = field * 10 + (size_t)(*q - '0');
@@ -287,7 +294,7 @@ push(struct template *t, struct token tok)
 static void
 pushtext(struct template *t, const char *s, size_t n, bool whole)
 {
-	struct token tok = { TEXT, NULL, 0, WHOLE };
+	struct token tok = { TEXT, NULL, 0, WHOLE, false };
 	size_t k;
 
 	while (n > 0) {
@@ -326,7 +333,7 @@ needsshell(const struct template *t)
 static bool
 parse(struct template *t, const char *text, const char *plain, bool whole)
 {
-	struct token tok = { REPL, NULL, 0, WHOLE };
+	struct token tok = { REPL, NULL, 0, WHOLE, false };
 	const char *p, *lit;
 	size_t len;
 	bool repl = false;
@@ -351,7 +358,7 @@ template_new(char *const *words, size_t n, const char *plain, bool quoted,
     bool append)
 {
 	struct template *t = xcalloc(1, sizeof(*t));
-	struct token tok = { REPL, NULL, 0, WHOLE };
+	struct token tok = { REPL, NULL, 0, WHOLE, false };
 	struct buf line = { NULL, 0, 0 };
 	bool repl = false;
 	size_t i;
@@ -450,8 +457,8 @@ values(const struct token *tok, const struct args *a, uint64_t seq,
 		return 1;
 	}
 	if (tok->field > 0) {
-		modify(vals, tok->field <= a->n ? a->v[tok->field - 1] : "",
-		    tok->mod);
+		modify(vals, tok->field > a->n ? "" : tok->fromend ?
+		    a->v[a->n - tok->field] : a->v[tok->field - 1], tok->mod);
 		bufaddc(vals, '\0');
 		return 1;
 	}

@@ -34,6 +34,13 @@ load helper
 	[ "$output" = "[]" ]
 }
 
+@test "{-n} counts fields from the last one" {
+	run "$WSPX" echo {-1} {-2} {-3}x ::: a ::: b
+	[ "$output" = "b a x" ]
+	run "$WSPX" --colsep , echo {-1/.} ::: x,dir/f.txt
+	[ "$output" = f ]
+}
+
 @test "{} with several fields stands for all of them" {
 	run "$WSPX" 'printf "%s|" {}' ::: a ::: "b c"
 	[ "$output" = "a|b c|" ]
