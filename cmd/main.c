@@ -23,12 +23,11 @@
 
 /* The most jobs at once (slot numbers are 16-bit in the runtime). */
 #define MAXJOBS		65535
-#define MAXJOBS_TEXT	"65535"
 
 enum optid {
 	O_ARGFILE, O_NULL, O_DELIM, O_COLSEP, O_MAXARGS, O_REPLACE, O_SHELL,
-	O_QUOTE, O_JOBS, O_NORUNEMPTY, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG,
-	O_TAGSTRING,
+	O_QUOTE, O_JOBS, O_NORUNEMPTY, O_GROUP, O_LINEBUF, O_UNGROUP, O_KEEP,
+	O_TAG, O_TAGSTRING,
 	O_DRYRUN, O_VERBOSE, O_TERMTIMEOUT, O_NOSTATUS, O_PROGRESS,
 	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_VERSION, O_HELP
 };
@@ -168,7 +167,7 @@ parsejobs(const char *opt, const char *s)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN), n;
 	const char *digits = *s == '+' || *s == '-' ? s + 1 : s;
-	char *end;
+	char *end, why[64];
 
 	cpus = cpus > 0 ? cpus : 1;
 	errno = 0;
@@ -177,8 +176,10 @@ parsejobs(const char *opt, const char *s)
 	    (*end != '\0' && strcmp(end, "%") != 0) ||
 	    (*end == '%' && digits != s))
 		badvalue(opt, s, "is not a number of jobs (N, N%, +N, -N)");
-	if (errno == ERANGE || n > MAXJOBS)
-		badvalue(opt, s, "is more than " MAXJOBS_TEXT " jobs");
+	if (errno == ERANGE || n > MAXJOBS) {
+		snprintf(why, sizeof(why), "is more than %d jobs", MAXJOBS);
+		badvalue(opt, s, why);
+	}
 	if (*end == '%')
 		n = cpus * n / 100;
 	else if (*s == '+')

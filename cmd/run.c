@@ -193,7 +193,7 @@ endevent(struct run *r, struct cmdjob *j)
 {
 	const struct wspx__result *res = &j->ej.result;
 	struct event_end e;
-	double now = stats_unixtime();
+	double now = unixtime();
 
 	memset(&e, 0, sizeof(e));
 	e.seq = j->ej.seq;
@@ -245,7 +245,8 @@ cannotrun(struct buf *b, const char *cmdtext, int err)
 	bufadds(b, "wspx: cannot run ");
 	if (cmdtext == NULL)
 		bufadds(b, "a job");
-	bufadd(b, cmdtext, n > MAXSHOWN ? MAXSHOWN : n);
+	else
+		bufadd(b, cmdtext, n > MAXSHOWN ? MAXSHOWN : n);
 	if (n > MAXSHOWN)
 		bufprintf(b, "... (%zu bytes)", n);
 	bufprintf(b, ": %s\n", strerror(-err));
@@ -253,14 +254,12 @@ cannotrun(struct buf *b, const char *cmdtext, int err)
 
 /* The message goes with the job's stderr: with -k it is in input order. */
 static void
-cannotstart(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd,
-    struct wspx__outjob *oj)
+cannotstart(void *ctx, struct wspx__execjob *ej, struct wspx__outjob *oj)
 {
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	struct buf b = { NULL, 0, 0 };
 
-	(void)cmd;
 	cannotrun(&b, j->cmdtext, ej->result.error);
 	(void)wspx__output_write(r->out, oj, 2, b.s, b.len);
 	free(b.s);

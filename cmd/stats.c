@@ -28,15 +28,6 @@ monotonic_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-double
-stats_unixtime(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void
 stats_init(struct stats *s)
 {
@@ -53,7 +44,7 @@ stats_init(struct stats *s)
 	for (i = 0; i < STATS_BUCKETS; i++)
 		atomic_init(&s->hist[i], 0);
 	s->t0 = monotonic_ns();
-	s->t0real = stats_unixtime();
+	s->t0real = unixtime();
 }
 
 /* The bucket of a runtime: exact below STATS_SUB ns, then STATS_SUB per

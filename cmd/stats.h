@@ -68,9 +68,8 @@ void stats_ended(struct stats *s, int64_t runtime_ns, bool failed,
 /* Read the counters now; any thread, never blocks the run. */
 void stats_read(const struct stats *s, struct stats_now *now);
 
-/* Seconds since s started; Unix time now. */
+/* Seconds since s started. */
 double stats_elapsed(const struct stats *s);
-double stats_unixtime(void);
 
 /* Fill the percentiles, CPU times and counters of f.  */
 void stats_finish(const struct stats *s, struct stats_final *f);

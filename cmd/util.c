@@ -111,13 +111,25 @@ bufadds(struct buf *b, const char *s)
 	bufadd(b, s, strlen(s));
 }
 
-double
-monotonic(void)
+static double
+seconds(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double
+monotonic(void)
+{
+	return seconds(CLOCK_MONOTONIC);
+}
+
+double
+unixtime(void)
+{
+	return seconds(CLOCK_REALTIME);
 }
 
 void

@@ -31,6 +31,9 @@ void bufadds(struct buf *b, const char *s);
 /* CLOCK_MONOTONIC in seconds. */
 double monotonic(void);
 
+/* The time of day (CLOCK_REALTIME) in seconds since the Unix epoch. */
+double unixtime(void);
+
 /* Die of signal sig (its default action restored and unblocked in the
  * calling thread), or with status 128 + sig if it does not kill. */
 _Noreturn void diesig(int sig);

@@ -569,7 +569,7 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 		t0 = nowns(CLOCK_MONOTONIC);
 		r->error = startandwait(x, job, &cmd, oj);
 		if (r->error != 0)
-			x->o.ops->cannotstart(x->o.ctx, job, &cmd, oj);
+			x->o.ops->cannotstart(x->o.ctx, job, oj);
 		r->runtime_ns = nowns(CLOCK_MONOTONIC) - t0;
 		r->end_ns = nowns(CLOCK_REALTIME);
 		r->bytes = wspx__output_bytes(oj);

@@ -70,7 +70,7 @@ struct wspx__exec_ops {
 	 * output, still open, where a message keeps the job's place (as in
 	 * input order with keep_order).  Blocking thread. */
 	void (*cannotstart)(void *ctx, struct wspx__execjob *job,
-	    const struct wspx__cmd *cmd, struct wspx__outjob *oj);
+	    struct wspx__outjob *oj);
 	/* job is over: ran, failed to start, or was skipped by a stop (then
 	 * result.started is false and result.error is -ECANCELED).  Called
 	 * once, on the blocking thread that ran it (or, if it never reached

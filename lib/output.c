@@ -281,26 +281,18 @@ reserve(struct wspx__output *o, struct obuf *b, size_t need)
 	return 0;
 }
 
-/* Write n bytes to b's spill file; returns how many it took (all, unless
- * a write failed, whose -errno is then in *rc). */
-static size_t
-spillwrite(struct obuf *b, const char *p, size_t n, int *rc)
+/* A spill file for b could not be made or written (-errno why): keep b in
+ * memory from now on, and remember why for the report. */
+static void
+spillfailed(struct wspx__output *o, struct obuf *b, int why)
 {
-	size_t done = 0;
-	ssize_t w;
+	int none = 0;
 
-	*rc = 0;
-	while (done < n) {
-		if ((w = write(b->fd, p + done, n - done)) < 0) {
-			if (errno == EINTR)
-				continue;
-			*rc = -errno;
-			break;
-		}
-		done += (size_t)w;
-	}
-	b->filed += done;
-	return done;
+	/* relaxed: only the first error is kept, and it is read at the end,
+	 * after the threads that collect output have been joined. */
+	(void)atomic_compare_exchange_strong_explicit(&o->spillerr, &none, why,
+	    memory_order_relaxed, memory_order_relaxed);
+	b->nospill = true;
 }
 
 /* The spill file of b failed (a full disk): bring what it holds back into
@@ -312,12 +304,7 @@ unspill(struct wspx__output *o, struct obuf *b, int why)
 	uint64_t off;
 	ssize_t r;
 
-	/* relaxed: a report at the end, after the jobs' threads are done. */
-	if (atomic_load_explicit(&o->spillerr, memory_order_relaxed) == 0)
-		atomic_store_explicit(&o->spillerr, why, memory_order_relaxed);
-	b->nospill = true;
-	if (b->fd < 0)
-		return 0;
+	spillfailed(o, b, why);
 	if (reserve(o, b, b->len + (size_t)b->filed) != 0)
 		return -ENOMEM;
 	for (off = 0; off < b->filed; off += (uint64_t)r) {
@@ -347,11 +334,12 @@ collect(struct wspx__output *o, struct obuf *b, const char *p, size_t n)
 		return 0;
 	if (b->fd < 0 && !b->nospill && b->len + n > o->opts.spill &&
 	    (b->fd = wspx__proc_tmpfile(o->opts.tmpdir)) < 0) {
-		(void)unspill(o, b, b->fd);
+		spillfailed(o, b, b->fd);
 		b->fd = -1;
 	}
 	if (b->fd >= 0) {
-		k = spillwrite(b, p, n, &rc);
+		rc = wspx__proc_write(b->fd, p, n, &k);
+		b->filed += k;
 		if (rc == 0)
 			return 0;
 		if ((rc = unspill(o, b, rc)) != 0)
@@ -736,6 +724,6 @@ wspx__output_error(struct wspx__output *o)
 int
 wspx__output_spill_error(struct wspx__output *o)
 {
-	/* relaxed: see unspill(). */
+	/* relaxed: see spillfailed(). */
 	return atomic_load_explicit(&o->spillerr, memory_order_relaxed);
 }

@@ -188,18 +188,26 @@ wspx__proc_tmpfile(const char *dir)
 }
 
 int
-wspx__proc_writeall(int fd, const char *p, size_t n)
+wspx__proc_write(int fd, const char *p, size_t n, size_t *done)
 {
 	ssize_t w;
 
-	while (n > 0) {
-		if ((w = write(fd, p, n)) < 0) {
+	*done = 0;
+	while (*done < n) {
+		if ((w = write(fd, p + *done, n - *done)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		p += w;
-		n -= (size_t)w;
+		*done += (size_t)w;
 	}
 	return 0;
+}
+
+int
+wspx__proc_writeall(int fd, const char *p, size_t n)
+{
+	size_t done;
+
+	return wspx__proc_write(fd, p, n, &done);
 }

@@ -52,7 +52,11 @@ void wspx__proc_widen_pipe(int fd);
  * (its space is freed when it is closed).  Returns the fd or -errno. */
 int wspx__proc_tmpfile(const char *dir);
 
-/* Write all n bytes of p to fd, again after EINTR.  Returns 0 or -errno. */
+/* Write all n bytes of p to fd, again after EINTR, and set *done to how
+ * many were written (n unless it fails).  Returns 0 or -errno. */
+int wspx__proc_write(int fd, const char *p, size_t n, size_t *done);
+
+/* wspx__proc_write() when the count does not matter. */
 int wspx__proc_writeall(int fd, const char *p, size_t n);
 
 #endif /* WSPX_PROC_H */
