@@ -18,6 +18,7 @@ STACK_ARGS = 8 1000000
 SLEEP_ARGS = 4 200000
 POOL_ARGS = 4 200000
 BLOCKING_ARGS =
+JOB_ARGS = 20
 
 VERSION = 0.1.0
 ALL_CPPFLAGS = $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L -Ilib
@@ -40,7 +41,7 @@ CMDOBJ = cmd/events.o cmd/input.o cmd/main.o cmd/progpath.o cmd/run.o \
 	cmd/running.o cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o \
 	cmd/util.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
-	tests/unit/blocking
+	tests/unit/blocking tests/unit/job
 EXAMPLES = examples/forkjoin
 
 all: wspx libwspx.a libwspx.so
@@ -70,6 +71,18 @@ libwspx.so: $(LIBPIC) lib/libwspx.map
 	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ $< libwspx.a $(ALL_LDFLAGS)
 $(UNIT): tests/unit/test.h $(LIBHDR) libwspx.a
 $(EXAMPLES) tests/bench/bench_wspx: lib/wspx.h libwspx.a
+# The pool's test makes calloc fail (a deque that cannot grow); the
+# blocking pool's counts the pool's joins; the executor's sees each batch
+# handed to the blocking pool.
+tests/unit/blocking: tests/unit/blocking.c
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/blocking.c \
+	    libwspx.a $(ALL_LDFLAGS) -Wl,--wrap=pthread_join
+tests/unit/pool: tests/unit/pool.c
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/pool.c libwspx.a \
+	    $(ALL_LDFLAGS) -Wl,--wrap=calloc
+tests/unit/job: tests/unit/job.c
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/job.c libwspx.a \
+	    $(ALL_LDFLAGS) -Wl,--wrap=wspx_blocking_submit_n
 
 # The README's first command: build and run the bundled examples: a list
 # of commands run by wspx, and a program using libwspx.
@@ -86,6 +99,7 @@ check-unit: $(UNIT)
 	tests/unit/sleep $(SLEEP_ARGS)
 	tests/unit/pool $(POOL_ARGS)
 	tests/unit/blocking $(BLOCKING_ARGS)
+	tests/unit/job $(JOB_ARGS)
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
 check-cli: wspx

@@ -14,7 +14,9 @@
  * neither make it run nor keep it alive.  A thread idle for the whole
  * keep-alive leaves the live list, becomes the pool's last exiting thread
  * and joins the one before it, so no handle is leaked and nothing is
- * detached; shutdown joins the rest.
+ * detached.  The last one to exit is joined by the next thread the pool
+ * starts, as it starts (its stack is then free for the new one, which
+ * glibc reuses), or by shutdown, which joins the rest.
  *
  * The counters for threads, idle threads and queue depth are atomics that
  * are written under the mutex and read without it.  A thread leaves the
@@ -44,6 +46,7 @@
 struct bthread {
 	pthread_t thread;
 	struct bthread *next;		/* in the live list; lock */
+	struct bthread *prev;		/* an exited thread to join first */
 	struct wspx_blocking *bp;
 };
 
@@ -221,12 +224,23 @@ drain(struct wspx_blocking *bp)
 	}
 }
 
+/* Join th, an exited pool thread, and free it, if there is one. */
+static void
+joinexited(struct bthread *th)
+{
+	if (th == NULL)
+		return;
+	WSPX_MUST(pthread_join(th->thread, NULL));
+	free(th);
+}
+
 static void *
 threadmain(void *arg)
 {
 	struct bthread *me = arg, *prev = NULL;
 	struct wspx_blocking *bp = me->bp;
 
+	joinexited(me->prev);
 	WSPX_MUST(pthread_mutex_lock(&bp->lock));
 	for (;;) {
 		drain(bp);
@@ -240,10 +254,7 @@ threadmain(void *arg)
 	}
 	addu(&bp->nthreads, -1);
 	WSPX_MUST(pthread_mutex_unlock(&bp->lock));
-	if (prev != NULL) {
-		WSPX_MUST(pthread_join(prev->thread, NULL));
-		free(prev);
-	}
+	joinexited(prev);
 	return NULL;
 }
 
@@ -257,11 +268,15 @@ spawn(struct wspx_blocking *bp)
 	if ((t = malloc(sizeof(*t))) == NULL)
 		return -ENOMEM;
 	t->bp = bp;
+	/* The new thread joins the last exited one: it may be long before
+	 * another thread exits and would. */
+	t->prev = bp->exiting;
 	if ((rc = wspx__thread_start(&t->thread, bp->stack_size, threadmain,
 	    t)) != 0) {
 		free(t);
 		return rc;
 	}
+	bp->exiting = NULL;
 	t->next = bp->live;
 	bp->live = t;
 	addu(&bp->nthreads, 1);
@@ -375,13 +390,9 @@ wspx_blocking_shutdown(struct wspx_blocking *bp)
 	}
 	for (; live != NULL; live = th) {
 		th = live->next;
-		WSPX_MUST(pthread_join(live->thread, NULL));
-		free(live);
+		joinexited(live);
 	}
-	if (last != NULL) {
-		WSPX_MUST(pthread_join(last->thread, NULL));
-		free(last);
-	}
+	joinexited(last);
 	/* Mandatory tasks no thread was alive to run. */
 	WSPX_MUST(pthread_mutex_lock(&bp->lock));
 	drain(bp);

@@ -66,8 +66,12 @@ wspx_join(struct wspx_worker *w, wspx_fn *a, void *a_arg, wspx_fn *b,
 		wspx__bump(&w->executed, 1);
 		return;
 	}
-	/* b was stolen.  A job above it can only be one that a nested wait
-	 * took from the injection stack and left behind: run it. */
+	/* pop returned another job, or none.  A job above b's record is one
+	 * that a left behind: a job it spawned into a scope it did not wait
+	 * for (someone else waits), or one that a nested wait took from the
+	 * injection stack and queued here.  Run it; b is then either still
+	 * below, where the wait pops it first, or stolen, and the wait runs
+	 * other jobs until its thief sets the latch. */
 	if (job != NULL)
 		wspx__pool_execute(w, job);
 	wspx__pool_wait_until(w, &j.latch);

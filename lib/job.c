@@ -253,26 +253,32 @@ complete(struct wspx__execjob *job)
 
 static void runtask(struct wspx_task *task, int status);
 
-/* Hand the jobs from job on, linked through next, to the blocking pool;
- * x's lock held, so that they queue there in input order.  Returns 0, or
- * the error that kept them from being queued (the run is stopping, or no
- * thread can take them): they are then the caller's to finish. */
+/* Hand the jobs from job on, linked through next, to the blocking pool in
+ * batches; x's lock held, so that they queue there in input order.
+ * Returns 0, or the error that kept a batch from being queued (the run is
+ * stopping, or no thread can take them): *rest is then the first job of
+ * that batch, and it and the jobs after it are the caller's to finish.
+ * The batches before it are the blocking pool's, which finishes them. */
 static int
-handover(struct wspx__exec *x, struct wspx__execjob *job)
+handover(struct wspx__exec *x, struct wspx__execjob *job,
+    struct wspx__execjob **rest)
 {
 	struct wspx_task *tasks[64];
+	struct wspx__execjob *next;
 	size_t n;
-	int rc;
+	int rc = 0;
 
-	while (job != NULL) {
-		for (n = 0; n < 64 && job != NULL; n++, job = job->next)
-			tasks[n] = &job->task;
+	for (; job != NULL && rc == 0; job = next) {
+		for (n = 0, next = job; n < 64 && next != NULL; n++,
+		    next = next->next)
+			tasks[n] = &next->task;
 		if (stopping(x))
-			return -ECANCELED;
-		if ((rc = wspx_blocking_submit_n(x->o.blocking, tasks, n)) != 0)
-			return rc;
+			rc = -ECANCELED;
+		else
+			rc = wspx_blocking_submit_n(x->o.blocking, tasks, n);
+		*rest = job;
 	}
-	return 0;
+	return rc;
 }
 
 /* A job's run in the work-stealing pool: mark it ready, and hand over the
@@ -282,7 +288,7 @@ static void
 route(struct wspx_worker *w, struct wspx_job *wj)
 {
 	struct wspx__execjob *job = wspx_container_of(wj, struct wspx__execjob,
-	    wsjob), *first, *last = NULL, *next;
+	    wsjob), *first, *last = NULL, *rest = NULL, *next;
 	struct wspx__exec *x = job->x;
 	int rc = 0;
 
@@ -298,10 +304,10 @@ route(struct wspx_worker *w, struct wspx_job *wj)
 		x->tail = NULL;
 	if (last != NULL) {
 		last->next = NULL;
-		rc = handover(x, first);
+		rc = handover(x, first, &rest);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
-	for (job = rc != 0 ? first : NULL; job != NULL; job = next) {
+	for (job = rc != 0 ? rest : NULL; job != NULL; job = next) {
 		next = job->next;
 		job->result.error = rc;
 		complete(job);

@@ -75,31 +75,49 @@ steal(struct wspx_worker *w)
 	return NULL;
 }
 
+/* Put the list l, newest first, back on the injection stack, all but its
+ * last (oldest) node, which is returned.  The gate is not passed: these
+ * jobs were accepted already. */
+static struct wspx_stack_link *
+giveback(struct wspx_pool *p, struct wspx_stack_link *l)
+{
+	struct wspx_stack_link *last = l, *oldest;
+	unsigned n = 1;
+	bool was_empty;
+
+	for (; last->next->next != NULL; last = last->next)
+		n++;
+	oldest = last->next;
+	last->next = NULL;
+	wspx__stack_push(&p->injected, l, last, &was_empty);
+	wspx__sleep_new_injected_jobs(&p->sleep, n, was_empty);
+	return oldest;
+}
+
 /* Take the whole injection stack: keep the oldest job, push the others on
  * w's deque newest first, so that w pops them oldest first and thieves take
- * the newest. */
+ * the newest.  If the deque cannot grow (no memory), the jobs not pushed
+ * go back on the stack, where every worker can take them: held here, they
+ * would wait behind the job w is about to run, which may wait for them. */
 static struct wspx_job *
 takeinjected(struct wspx_worker *w)
 {
-	struct wspx_stack_link *l, *next;
-	struct wspx_job *job;
-	unsigned pushed = 0, taken = 1;
+	struct wspx_stack_link *l;
+	unsigned pushed = 0;
 	bool was_empty = true, e;
 
 	if ((l = wspx__stack_take_all(&w->pool->injected)) == NULL)
 		return NULL;
-	for (; l->next != NULL; l = next, taken++) {
-		next = l->next;
-		job = wspx_container_of(l, struct wspx_job, link);
-		if (wspx__deque_push(&w->deque, job, &e) != 0) {
-			/* No memory to grow the deque: run it now. */
-			wspx__pool_execute(w, job);
-			continue;
+	for (; l->next != NULL; l = l->next) {
+		if (wspx__deque_push(&w->deque, wspx_container_of(l,
+		    struct wspx_job, link), &e) != 0) {
+			l = giveback(w->pool, l);
+			break;
 		}
 		if (pushed++ == 0)
 			was_empty = e;
 	}
-	wspx__bump(&w->injected, taken);
+	wspx__bump(&w->injected, pushed + 1);
 	if (pushed > 0)
 		wspx__sleep_new_internal_jobs(&w->pool->sleep, pushed,
 		    was_empty);
@@ -135,6 +153,20 @@ wspx__pool_execute(struct wspx_worker *w, struct wspx_job *job)
 		wspx__scope_done(scope);
 }
 
+/* Whether jobs are queued on w's deque or another's, as seen by plain
+ * loads: whether leaving the idle set should wake a sleeper for them. */
+static bool
+dequework(struct wspx_worker *w)
+{
+	struct wspx_pool *p = w->pool;
+	unsigned i;
+
+	for (i = 0; i <= p->nworkers; i++)
+		if (wspx__deque_len(&p->workers[i].deque) > 0)
+			return true;
+	return false;
+}
+
 /* One idle period: search, yield and sleep until a job turns up (run it and
  * return true) or latch is set (return false). */
 static bool
@@ -147,14 +179,15 @@ lookforwork(struct wspx_worker *w, _Atomic(int) *latch)
 	wspx__sleep_start_looking(&p->sleep, &idle, w->index);
 	while (!wspx__latch_probe(latch)) {
 		if ((job = findwork(w)) != NULL) {
-			wspx__sleep_work_found(&p->sleep, true, &p->injected);
+			wspx__sleep_work_found(&p->sleep, dequework(w),
+			    &p->injected);
 			wspx__pool_execute(w, job);
 			return true;
 		}
 		wspx__sleep_no_work_found(&p->sleep, &idle, latch,
 		    &p->injected);
 	}
-	wspx__sleep_work_found(&p->sleep, false, &p->injected);
+	wspx__sleep_work_found(&p->sleep, dequework(w), &p->injected);
 	return false;
 }
 

@@ -164,7 +164,7 @@ wakeany(struct wspx__sleep *s, unsigned n)
 }
 
 void
-wspx__sleep_work_found(struct wspx__sleep *s, bool found,
+wspx__sleep_work_found(struct wspx__sleep *s, bool more,
     struct wspx__stack *injected)
 {
 	uint64_t old;
@@ -176,7 +176,7 @@ wspx__sleep_work_found(struct wspx__sleep *s, bool found,
 	sleeping = wspx__sleeping(old);
 	if (sleeping == 0)
 		return;
-	if (!found) {
+	if (!more) {
 		/* seq_cst fence 3: our leaving the idle set is ordered before
 		 * the look at the stack; pairs with fence 1 (see (b)). */
 		wspx__fence_seq_cst();

@@ -91,11 +91,12 @@ void wspx__sleep_fini(struct wspx__sleep *s);
 void wspx__sleep_start_looking(struct wspx__sleep *s, struct wspx__idle *idle,
     unsigned index);
 
-/* The looking worker stops looking, having found work (found) or seen its
- * latch set: no longer inactive.  If some workers sleep, it wakes up to two
- * of them when it found work, so that work spreads, and when it leaves
- * with jobs on injected, which an injector may have left to it. */
-void wspx__sleep_work_found(struct wspx__sleep *s, bool found,
+/* The looking worker stops looking, having found a job or seen its latch
+ * set: no longer inactive.  If some workers sleep, it wakes up to two of
+ * them while work visibly remains: more (the caller saw jobs on its own
+ * deque or another worker's), or jobs on injected, which an injector may
+ * have left to it.  A lone job wakes nobody more. */
+void wspx__sleep_work_found(struct wspx__sleep *s, bool more,
     struct wspx__stack *injected);
 
 /* The looking worker found nothing this round: yield, announce itself

@@ -17,6 +17,11 @@
  * inject has two variants: `inject` submits caller-owned jobs (the intrusive
  * API needs no allocation per job); `injectalloc` mallocs each job and the
  * job frees itself, as Rayon's spawn boxes each closure.
+ *
+ * trickle is wspx's own (no anchor has it): `param` empty jobs injected one
+ * per millisecond into a pool of `threads` workers, as wspx's input reader
+ * feeds the executor when jobs come slowly; it reports the wake-ups and the
+ * CPU time (the whole process's) per job.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -90,10 +95,11 @@ fib_forks(int n)
 	return a - 1;
 }
 
+/* Joins to split len down to grain (a range of one is never split). */
 static uint64_t
 sum_forks(uint64_t len, uint64_t grain)
 {
-	return len <= grain ? 0 : 1 + sum_forks(len / 2, grain) +
+	return len <= grain || len <= 1 ? 0 : 1 + sum_forks(len / 2, grain) +
 	    sum_forks(len - len / 2, grain);
 }
 
@@ -169,7 +175,7 @@ range_par(struct wspx_worker *w, void *arg)
 	struct range *g = arg, a, b;
 	uint64_t h;
 
-	if (g->len <= g->grain) {
+	if (g->len <= g->grain || g->len <= 1) {
 		g->r = g->mix ? leaf_mix(g->d, g->len) : leaf_sum(g->d, g->len);
 		return;
 	}
@@ -266,7 +272,7 @@ bench_range(const char *bench, long param, int threads, int reps)
 			t[r - 1] = now_ms() - t0;
 	}
 	report(bench, param, seq ? 1 : threads, t, reps,
-	    seq ? 0 : sum_forks(SUM_N, (uint64_t)param), g.r, NULL);
+	    seq ? 0 : sum_forks(SUM_N, g.grain), g.r, NULL);
 	wspx_pool_free(p);
 	free(d);
 	free(t);
@@ -365,6 +371,70 @@ bench_inject(const char *bench, long n, int threads, int reps)
 	free(s);
 }
 
+/* trickle: one job per millisecond; each job just counts itself. */
+static void
+countjob(struct wspx_worker *w, struct wspx_job *job)
+{
+	(void)w;
+	(void)job;
+	atomic_fetch_add_explicit(&done, 1, memory_order_relaxed);
+}
+
+/* Inject n jobs, one every millisecond on the monotonic clock. */
+static void
+trickle(struct wspx_pool *p, struct wspx_job *jobs, long n)
+{
+	struct timespec next;
+	long i;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < n; i++) {
+		jobs[i].run = countjob;
+		wspx_pool_inject(p, &jobs[i]);
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	while (atomic_load_explicit(&done, memory_order_relaxed) < n)
+		sched_yield();
+}
+
+static void
+bench_trickle(long n, int threads, int reps)
+{
+	struct wspx_pool *p = newpool((unsigned)threads);
+	struct wspx_job *jobs = calloc((size_t)n, sizeof(*jobs));
+	struct wspx_pool_stats s0, s1;
+	double *t = calloc((size_t)reps + 1, sizeof(*t)), c0, t0;
+	double wakes = 0, cpu = 0;
+	char extra[96];
+	int r;
+
+	for (r = 0; r <= reps; r++) {
+		atomic_store(&done, 0);
+		wspx_pool_stats(p, &s0);
+		c0 = cpu_ms();
+		t0 = now_ms();
+		trickle(p, jobs, n);
+		if (r == 0)
+			continue;
+		t[r - 1] = now_ms() - t0;
+		cpu += cpu_ms() - c0;
+		wspx_pool_stats(p, &s1);
+		wakes += (double)(s1.wakes - s0.wakes);
+	}
+	snprintf(extra, sizeof(extra), " wakes_per_job=%.3f cpu_us_per_job="
+	    "%.1f", wakes / (double)(n * reps), cpu * 1e3 / (double)(n * reps));
+	report("trickle", n, threads, t, reps, (uint64_t)n,
+	    (uint64_t)atomic_load(&done), extra);
+	wspx_pool_free(p);
+	free(jobs);
+	free(t);
+}
+
 /* idle: fib(27) as a job injected from outside, the caller blocked, as in
  * the Rayon driver (rayon::scope from main): `threads` workers compute and
  * then go idle, and nothing else competes with them for the CPUs. */
@@ -431,6 +501,8 @@ main(int argc, char **argv)
 		bench_inject(bench, param, threads, reps);
 	else if (strcmp(bench, "idle") == 0)
 		bench_idle(threads);
+	else if (strcmp(bench, "trickle") == 0)
+		bench_trickle(param, threads, reps);
 	else {
 		fprintf(stderr, "unknown bench %s\n", bench);
 		return 2;

@@ -4,7 +4,9 @@
  * wake-ups neither run a task nor keep a thread alive; every task runs
  * exactly once while spurious wake-ups fly; at shutdown mandatory tasks run
  * and the others are cancelled; a thread that cannot be created is an
- * error value and the task is not lost.
+ * error value and the task is not lost.  The program is linked with
+ * -Wl,--wrap=pthread_join, to count the pool's joins: the last thread to
+ * exit is joined when the pool starts a thread again.
  *
  * usage: blocking
  */
@@ -21,6 +23,20 @@
 #include "wspx.h"
 
 #define MS 1000000ULL
+
+/* Joins made by the pool (the tests themselves join none while they
+ * count). */
+static _Atomic(int) joins;
+
+int __real_pthread_join(pthread_t t, void **ret);
+int __wrap_pthread_join(pthread_t t, void **ret);
+
+int
+__wrap_pthread_join(pthread_t t, void **ret)
+{
+	atomic_fetch_add(&joins, 1);
+	return __real_pthread_join(t, ret);
+}
 
 /* A task that may wait on a gate before returning. */
 struct gate {
@@ -131,7 +147,7 @@ test_keepalive(void)
 	struct wspx_blocking_opts o = { .thread_cap = 8,
 	    .keep_alive_ns = 100 * MS };
 	struct wspx_blocking *bp;
-	struct gate g;
+	struct gate g, again;
 	struct btask *t;
 	double t0;
 	int i;
@@ -151,12 +167,21 @@ test_keepalive(void)
 	for (i = 0; i < 8; i++)
 		CHECK(atomic_load(&t[i].ran) == 1);
 	t0 = test_now();
+	atomic_store(&joins, 0);
 	WAITFOR(stats(bp).threads == 0);
 	CHECK(test_now() - t0 < 2.0);
 	CHECK(stats(bp).idle == 0);
-	/* The pool grows again on demand. */
-	t[0].gate = NULL;
+	/* Each exiting thread joined the one before it: the last one waits
+	 * for a join (a thread counts itself out just before its join). */
+	WAITFOR(atomic_load(&joins) == 7);
+	/* The pool grows again on demand, and the new thread joins the last
+	 * exited one before it runs a task. */
+	gateinit(&again);
+	t[0].gate = &again;
 	CHECK(wspx_blocking_submit(bp, &t[0].task) == 0);
+	WAITFOR(stats(bp).threads == 1 && stats(bp).queued == 0);
+	WAITFOR(atomic_load(&joins) == 8);
+	gateopen(&again);
 	WAITFOR(atomic_load(&t[0].ran) == 2);
 	CHECK(stats(bp).threads == 1);
 	wspx_blocking_free(bp);

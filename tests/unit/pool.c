@@ -488,6 +488,127 @@ test_mainslot_left_empty(void)
 	wspx_pool_free(p);
 }
 
+/* Wait up to 5 s until every worker of p sleeps; returns its stats. */
+static struct wspx_pool_stats
+allasleep(struct wspx_pool *p)
+{
+	struct wspx_pool_stats s;
+	double t0 = test_now();
+
+	do {
+		wspx_pool_stats(p, &s);
+	} while (s.sleeping < nworkers && test_now() - t0 < 5 &&
+	    (sched_yield(), true));
+	CHECK(s.sleeping == nworkers);
+	return s;
+}
+
+/* A lone job injected into a sleeping pool costs one wake-up, for the
+ * worker that takes it, and none more: nothing is left for the others. */
+static void
+test_trickle(void)
+{
+	struct wspx_pool *p = newpool(nworkers);
+	struct wspx_job job = { .run = ijobrun };
+	uint64_t wakes0 = allasleep(p).wakes, wakes;
+	long cycles = 200, k;
+
+	atomic_store(&iran, 0);
+	for (k = 0; k < cycles; k++) {
+		CHECK(wspx_pool_inject(p, &job) == 0);
+		while (atomic_load(&iran) < k + 1)
+			sched_yield();
+		(void)allasleep(p);
+	}
+	wakes = allasleep(p).wakes - wakes0;
+	printf("# %llu wake-ups for %ld lone jobs\n",
+	    (unsigned long long)wakes, cycles);
+	CHECK(wakes >= (uint64_t)cycles);
+	CHECK(wakes <= (uint64_t)cycles + (uint64_t)cycles / 10);
+	wspx_pool_free(p);
+}
+
+/* The deque cannot grow: calloc fails while this is set (the program is
+ * linked with -Wl,--wrap=calloc). */
+static _Atomic(bool) nomem;
+
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+void *
+__wrap_calloc(size_t n, size_t size)
+{
+	if (atomic_load(&nomem))
+		return NULL;
+	return __real_calloc(n, size);
+}
+
+/* Jobs of the no-memory test: the oldest one opens the gate, every other
+ * one waits for it (up to 2 s, then counts a failure; after one failure
+ * the others do not wait). */
+static _Atomic(bool) gate;
+static _Atomic(int) stranded;
+
+static void
+gatejob(struct wspx_worker *w, struct wspx_job *job)
+{
+	double t0 = test_now();
+
+	(void)w;
+	(void)job;
+	while (!atomic_load(&gate) && atomic_load(&stranded) == 0 &&
+	    test_now() - t0 < 2)
+		sched_yield();
+	if (!atomic_load(&gate))
+		atomic_fetch_add(&stranded, 1);
+	atomic_fetch_add(&iran, 1);
+}
+
+static void
+opengate(struct wspx_worker *w, struct wspx_job *job)
+{
+	(void)w;
+	(void)job;
+	atomic_store(&gate, true);
+	atomic_fetch_add(&iran, 1);
+}
+
+/* A worker takes a batch bigger than its deque holds, and the deque cannot
+ * grow: the jobs it could not queue must not wait unseen behind the job it
+ * runs.  Each job waits for the oldest, so any job run before it waits in
+ * vain; the oldest must run first, and every job must run. */
+static void
+test_takeinjected_nomem(void)
+{
+	struct wspx_pool *p = newpool(1);
+	struct wspx_job hold = { .run = holdjob };
+	struct wspx_job *jobs[600];
+	struct wspx_job *mem = calloc(600, sizeof(*mem));
+	int i;
+
+	CHECK(mem != NULL);
+	for (i = 0; i < 600; i++) {
+		mem[i].run = i == 0 ? opengate : gatejob;
+		jobs[i] = &mem[i];
+	}
+	atomic_store(&iran, 0);
+	atomic_store(&gate, false);
+	atomic_store(&stranded, 0);
+	atomic_store(&holding, 0);
+	CHECK(wspx_pool_inject(p, &hold) == 0);
+	while (atomic_load(&holding) == 0)
+		sched_yield();
+	CHECK(wspx_pool_inject_n(p, jobs, 600) == 0);
+	atomic_store(&nomem, true);
+	atomic_store(&holding, 2);
+	while (atomic_load(&iran) < 600)
+		sched_yield();
+	atomic_store(&nomem, false);
+	CHECK(atomic_load(&stranded) == 0);
+	wspx_pool_free(p);
+	free(mem);
+}
+
 static double
 cpums(void)
 {
@@ -556,6 +677,10 @@ main(int argc, char **argv)
 	TEST(test_shutdown(), "pool: shutdown runs every accepted job, "
 	    "refuses later ones");
 	TEST(test_idle(), "pool: an idle pool sleeps and uses no CPU");
+	TEST(test_trickle(), "pool: a lone job into a sleeping pool wakes "
+	    "one worker, no more");
+	TEST(test_takeinjected_nomem(), "pool: a deque that cannot grow "
+	    "gives the rest of a taken batch back to the stack");
 	TEST(test_config(), "pool: default size, bad size");
 	return test_done();
 }

@@ -238,12 +238,13 @@ test_wake_counts(void)
 	wspx__sleep_new_jobs(&s, 2, true);
 	CHECK(wspx__sleeping(counters(&s)) == 3);
 	WAITFOR(wspx__sleeping(counters(&s)) == 4);
-	/* A worker (this one) that stops looking without work and with
-	 * nothing injected wakes nobody... */
+	/* A worker (this one) that stops looking with no work left in
+	 * sight, having taken the only job or seen its latch set, wakes
+	 * nobody... */
 	wspx__sleep_work_found(&s, false, &inj);
 	CHECK(wspx__sleeping(counters(&s)) == 4);
-	/* ...but with a job on the injection stack it wakes two, as does a
-	 * worker that found work. */
+	/* ...but with a job on the injection stack it wakes two, as it does
+	 * when it saw jobs left on a deque. */
 	wspx__stack_push(&inj, &node, &node, &empty);
 	wspx__sleep_start_looking(&s, &me, 4);
 	wspx__sleep_work_found(&s, false, &inj);
@@ -382,7 +383,7 @@ main(int argc, char **argv)
 	TEST(test_latch_and_last_look(), "sleep: latch set while sleepy; "
 	    "last look at the injection stack");
 	TEST(test_wake_counts(), "sleep: new jobs wake only as many as "
-	    "needed; work found wakes two");
+	    "needed; a leaver wakes two only for work left");
 	TEST(test_lost_wakeup(workers, cycles), "sleep: %ld inject-after-"
 	    "idle cycles on %u workers, none waited %.0f s", cycles,
 	    workers, WATCHDOG_S);
