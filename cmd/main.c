@@ -125,6 +125,16 @@ usage(FILE *f)
 	    "101 more, 255 error,\n128+N killed by signal N.  See wspx(1).\n");
 }
 
+/* --help or --version is on stdout: exit 0, or 255 if it could not be
+ * written (a closed stdout, a full disk). */
+static _Noreturn void
+printed(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("cannot write the output:");
+	exit(0);
+}
+
 /* Report a usage error about an option's value and exit.  opt is the
  * option as it was typed ("-j", "--jobs"). */
 static void
@@ -393,10 +403,10 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_EVENTS:		c->events = nonempty(as, v); break;
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);
-		exit(0);
+		printed();
 	case O_HELP:
 		usage(stdout);
-		exit(0);
+		printed();
 	}
 }
 
@@ -568,7 +578,10 @@ defaults(struct config *c)
 
 /* Put /dev/null on whichever of fds 0, 1 and 2 is closed (as by 2>&-), so
  * that no file wspx opens takes that number: output meant for stderr
- * would go into it. */
+ * would go into it.  A closed stdout gets /dev/null open for reading only:
+ * the number stays taken, yet writing the output fails with EBADF as it
+ * would on the closed fd (and so does a job's with -u), and wspx says so,
+ * as coreutils do, rather than throw the output away. */
 static void
 stdfds(void)
 {
@@ -576,7 +589,7 @@ stdfds(void)
 
 	for (fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
-		    open("/dev/null", O_RDWR) != fd)
+		    open("/dev/null", fd == 1 ? O_RDONLY : O_RDWR) != fd)
 			_exit(EXIT_USAGE);
 }
 

@@ -394,6 +394,7 @@ startexec(struct run *r)
 	xo.dry_run = r->c->dryrun;
 	xo.in_fd = r->devnull;
 	xo.env = environ;
+	signals_inherited(r->signals, &xo.ignore, &xo.mask);
 	xo.output = r->out;
 	xo.pool = r->pool;
 	xo.blocking = r->bp;
@@ -533,8 +534,8 @@ setup(struct run *r, struct config *c)
 	r->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
 	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
 	r->signals = signals_new(c->termtimeout);
-	/* Write errors are reported, not deaths (the jobs get the default
-	 * actions back). */
+	/* Write errors are reported, not deaths (the jobs get the actions
+	 * wspx was started with back). */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 	if ((r->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)

@@ -20,6 +20,15 @@
  * job's group, stops itself, and once continued sends them SIGCONT.
  *
  * SIGUSR1 lists the running jobs on stderr, between jobs' output.
+ *
+ * Signals ignored at start.  A signal that was ignored when wspx started
+ * (SIGHUP under nohup; SIGINT and SIGQUIT for a background job of a
+ * script) stays ignored, by wspx and by its jobs, as make and the shells
+ * do: it is not among the handled signals, so no thread blocks it and
+ * the kernel discards it (a blocked signal would be queued and taken by
+ * sigwait, even with SIG_IGN).  The jobs get back the dispositions and
+ * the signal mask wspx was started with (signals_inherited()), not wspx's
+ * own, which ignores SIGPIPE and SIGXFSZ and blocks the handled signals.
  */
 #include "signals.h"
 
@@ -51,21 +60,39 @@ struct signals {
 	_Atomic(bool) quit;	/* the signal thread should return */
 	pthread_t thread;
 	int wake[2];		/* readable once reading should stop */
+	sigset_t ignored;	/* ignored when wspx started */
+	sigset_t startmask;	/* blocked when wspx started */
+	sigset_t handled;	/* what the signal thread takes */
 };
 
-/* The signals the signal thread takes; every other thread blocks them. */
+/* The signals the signal thread takes, unless ignored at start; every
+ * other thread blocks them. */
 static void
-handled(sigset_t *set)
+handled(sigset_t *set, const sigset_t *ignored)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP,
+	    SIGUSR1 };	/* USR1: list the running jobs */
+	size_t i;
+
 	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
-	sigaddset(set, SIGTSTP);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigismember(ignored, sigs[i]))
+			sigaddset(set, sigs[i]);
 	sigaddset(set, SIGCONT);	/* blocked, it still continues us */
-	sigaddset(set, SIGUSR1);	/* list the running jobs */
 	sigaddset(set, SIGUSR2);	/* a request from this process */
+}
+
+/* The signals whose disposition is SIG_IGN now. */
+static void
+ignorednow(sigset_t *set)
+{
+	struct sigaction sa;
+	int sig;
+
+	sigemptyset(set);
+	for (sig = 1; sig <= SIGRTMAX; sig++)
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(set, sig);
 }
 
 /* Ask the signal thread to act on a request flag. */
@@ -183,12 +210,10 @@ sigmain(void *arg)
 	struct signals *s = arg;
 	enum stage stage = RUNNING;
 	double deadline = 0;
-	sigset_t set;
 	int sig;
 
-	handled(&set);
 	for (;;) {
-		sig = waitsig(&set, deadline);
+		sig = waitsig(&s->handled, deadline);
 		/* acquire: pairs with the release store made before the
 		 * nudge (SIGUSR2) that woke us. */
 		if (atomic_load_explicit(&s->quit, memory_order_acquire))
@@ -228,10 +253,10 @@ struct signals *
 signals_new(double grace)
 {
 	struct signals *s = xcalloc(1, sizeof(*s));
-	sigset_t set;
 
-	handled(&set);
-	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &set, NULL));
+	ignorednow(&s->ignored);
+	handled(&s->handled, &s->ignored);
+	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &s->handled, &s->startmask));
 	s->grace = grace;
 	if (wspx__proc_pipe(s->wake) != 0)
 		fatal("pipe:");
@@ -246,6 +271,14 @@ signals_start(struct signals *s, struct wspx__exec *x,
 	s->out = out;
 	s->running = running;
 	WSPX_MUST(pthread_create(&s->thread, NULL, sigmain, s));
+}
+
+void
+signals_inherited(const struct signals *s, const sigset_t **ignored,
+    const sigset_t **mask)
+{
+	*ignored = &s->ignored;
+	*mask = &s->startmask;
 }
 
 int

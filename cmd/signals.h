@@ -6,15 +6,25 @@
 #ifndef WSPX_SIGNALS_H
 #define WSPX_SIGNALS_H
 
+#include <signal.h>
+
 struct running;
 struct signals;
 struct wspx__exec;
 struct wspx__output;
 
-/* Block the handled signals in the calling thread, and so in the threads
- * it creates after, and make the signal state; grace is --term-timeout in
- * seconds.  Main thread, before any other thread exists. */
+/* Note the signals ignored and blocked now, as wspx started; block the
+ * handled signals (those not ignored) in the calling thread, and so in the
+ * threads it creates after, and make the signal state; grace is
+ * --term-timeout in seconds.  Main thread, before any other thread exists
+ * and before wspx changes a disposition. */
 struct signals *signals_new(double grace);
+
+/* The signals that were ignored when wspx started, which its jobs keep
+ * ignored, and the signal mask it was started with, for its jobs.  Both
+ * live until signals_free(). */
+void signals_inherited(const struct signals *s, const sigset_t **ignored,
+    const sigset_t **mask);
 
 /* Start the signal thread for the jobs of x, whose output goes through
  * out, and whose running ones are listed from running at SIGUSR1.  All

@@ -510,6 +510,8 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 	spec.envp = s->envp;
 	spec.search = cmd->file == NULL && cmd->search;
 	spec.in_fd = x->o.in_fd;
+	spec.ignore = x->o.ignore;
+	spec.mask = x->o.mask;
 	spec.out_fd = p[0][1] >= 0 ? p[0][1] : wspx__output_fd(o, 1);
 	spec.err_fd = p[1][1] >= 0 ? p[1][1] : wspx__output_fd(o, 2);
 	if (rc == 0)

@@ -11,6 +11,7 @@
 #ifndef WSPX_JOB_H
 #define WSPX_JOB_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +86,10 @@ struct wspx__exec_opts {
 	bool dry_run;			/* show commands instead of running */
 	int in_fd;			/* the jobs' stdin */
 	char *const *env;		/* the jobs' environment, borrowed */
+	const sigset_t *ignore;		/* signals jobs keep ignored, or NULL;
+					 * borrowed */
+	const sigset_t *mask;		/* jobs' signal mask, or NULL (none
+					 * blocked); borrowed */
 	struct wspx__output *output;	/* where output goes, borrowed */
 	struct wspx_pool *pool;		/* borrowed */
 	struct wspx_blocking *blocking;	/* borrowed; cap at least slots */

@@ -4,8 +4,10 @@
  * itself, and the exec's own failure comes back as the return value.  A job
  * leads its own process group, so that the terminal's Ctrl-C reaches wspx
  * alone, and wspx forwards exactly one signal to each job's whole group.
- * Threads of this library block every signal and wspx ignores SIGPIPE; the
- * child gets an empty mask and default dispositions back.
+ * Threads of this library block signals and wspx ignores SIGPIPE; the
+ * child gets the caller's choice of mask and default dispositions back,
+ * but for the signals the caller wants to stay ignored (those ignored when
+ * wspx started, as under nohup): exec keeps an ignored signal ignored.
  *
  * Every fd the library opens must be close-on-exec from the instant it
  * exists: another thread may be spawning at that moment, and a pipe's write
@@ -31,20 +33,25 @@
 #include "thread.h"
 
 static void
-setupattr(posix_spawnattr_t *attr)
+setupattr(posix_spawnattr_t *attr, const struct wspx__proc_spec *spec)
 {
-	sigset_t none, all;
+	sigset_t none, reset;
+	int sig;
 
 	sigemptyset(&none);
-	sigfillset(&all);
-	sigdelset(&all, SIGKILL);
-	sigdelset(&all, SIGSTOP);
+	sigfillset(&reset);
+	sigdelset(&reset, SIGKILL);
+	sigdelset(&reset, SIGSTOP);
+	for (sig = 1; spec->ignore != NULL && sig <= SIGRTMAX; sig++)
+		if (sigismember(spec->ignore, sig) == 1)
+			sigdelset(&reset, sig);
 	WSPX_MUST(posix_spawnattr_init(attr));
 	WSPX_MUST(posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
 	    POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
 	WSPX_MUST(posix_spawnattr_setpgroup(attr, 0));
-	WSPX_MUST(posix_spawnattr_setsigmask(attr, &none));
-	WSPX_MUST(posix_spawnattr_setsigdefault(attr, &all));
+	WSPX_MUST(posix_spawnattr_setsigmask(attr, spec->mask != NULL ?
+	    spec->mask : &none));
+	WSPX_MUST(posix_spawnattr_setsigdefault(attr, &reset));
 }
 
 /* Make fd the child's fd `to`, unless it already is. */
@@ -85,7 +92,7 @@ wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid)
 	posix_spawn_file_actions_t fa;
 	int rc;
 
-	setupattr(&attr);
+	setupattr(&attr, spec);
 	WSPX_MUST(posix_spawn_file_actions_init(&fa));
 	if ((rc = dupto(&fa, spec->in_fd, 0)) == 0 &&
 	    (rc = dupto(&fa, spec->out_fd, 1)) == 0 &&

@@ -6,6 +6,7 @@
 #ifndef WSPX_PROC_H
 #define WSPX_PROC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -18,13 +19,17 @@ struct wspx__proc_spec {
 	int in_fd;		/* the child's stdin */
 	int out_fd;		/* the child's stdout */
 	int err_fd;		/* the child's stderr */
+	const sigset_t *ignore;	/* signals it keeps ignored, or NULL */
+	const sigset_t *mask;	/* its signal mask; NULL: none blocked */
 };
 
 /* Start spec as a child that leads a new process group, with every signal
- * at its default disposition and none blocked, and only fds 0-2 open (the
- * library opens everything else close-on-exec).  Any thread.  Returns 0 and
- * sets *pid, or the negative errno value of the failure, including the
- * program's own exec failure (-ENOENT, -EACCES, -ENOEXEC, ...). */
+ * at its default disposition but those of spec->ignore, which stay as the
+ * caller has them (ignored), the signal mask spec->mask, and only fds 0-2
+ * open (the library opens everything else close-on-exec).  Any thread.
+ * Returns 0 and sets *pid, or the negative errno value of the failure,
+ * including the program's own exec failure (-ENOENT, -EACCES, -ENOEXEC,
+ * ...). */
 int wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid);
 
 /* Whether the child pid has ended, without reaping it: while it is not

@@ -130,3 +130,19 @@ load helper
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--arg-file"*"empty"* ]]
 }
+
+@test "a stdout closed at start is a write error, not /dev/null" {
+	run sh -c '"$WSPX" echo ::: a >&-'
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"wspx: cannot write the output: Bad file descriptor"* ]]
+	# with -u the job meets the closed stdout itself, and fails
+	run sh -c '"$WSPX" -u echo ::: a >&-'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"write error"* ]]
+	run sh -c '"$WSPX" --version >&-'
+	[ "$status" -eq 255 ]
+	# nothing written, nothing wrong; and no file took fd 1
+	run sh -c '"$WSPX" -k "true {}; echo err >&2" ::: a b >&-'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'err\nerr')" ]
+}

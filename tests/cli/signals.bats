@@ -29,9 +29,11 @@ SH
 }
 
 # Start wspx in a session of its own (so that its process group can get
-# the terminal's signal), with the given arguments; sets $pid.
+# the terminal's signal), with the given arguments; sets $pid.  A command
+# that a script starts with & has SIGINT and SIGQUIT ignored, and wspx
+# keeps them so: env gives them their default actions back first.
 start() {
-	setsid "$WSPX" "$@" > out 2> err 3>&- &
+	setsid env --default-signal "$WSPX" "$@" > out 2> err 3>&- &
 	pid=$!
 }
 
@@ -127,7 +129,8 @@ teardown() {
 @test "a signal while the input is still being read stops the reading" {
 	mkjob
 	mkfifo in
-	setsid "$WSPX" -j1 --term-timeout 10s ./job {} < in > out 2> err 3>&- &
+	setsid env --default-signal "$WSPX" -j1 --term-timeout 10s ./job {} \
+	    < in > out 2> err 3>&- &
 	pid=$!
 	exec 7> in
 	echo 1 >&7
@@ -216,7 +219,8 @@ SH
 	mkfifo fifo
 	sleep 120 < fifo &
 	reader=$!
-	setsid "$WSPX" --line-buffer -j2 'echo $$ >> pids; exec yes {}' \
+	setsid env --default-signal "$WSPX" --line-buffer -j2 \
+	    'echo $$ >> pids; exec yes {}' \
 	    ::: 1 2 > fifo 2> err 3>&- &
 	pid=$!
 	waitcount 1 pids
@@ -228,4 +232,72 @@ SH
 	kill $reader
 	[ "$st" -eq 130 ]
 	allgone pids
+}
+
+# Whether signal $2 is ignored in the SigIgn line of /proc/PID/status that
+# is in file $1 (as a job printed it).
+ignores() {
+	local mask
+	mask=$(sed -n 's/^SigIgn:[[:space:]]*//p' "$1")
+	[ -n "$mask" ] || { echo "no SigIgn line in $1" >&2; return 1; }
+	[ $(((16#$mask >> ($2 - 1)) & 1)) -eq 1 ]
+}
+
+@test "under nohup, SIGHUP leaves wspx and its jobs running, and they keep it ignored" {
+	cat > job <<'SH'
+#!/bin/sh
+touch started
+while [ ! -e go ]; do sleep 0.01; done
+grep SigIgn /proc/self/status > ign
+echo done
+SH
+	chmod +x job
+	nohup "$WSPX" ./job ::: 1 > out 2> err 3>&- &
+	pid=$!
+	waitfile started
+	kill -HUP $pid
+	kill -HUP $pid
+	touch go
+	waitstatus $pid
+	[ "$st" -eq 0 ]
+	[ "$(cat out)" = done ]
+	ignores ign 1			# SIGHUP
+}
+
+@test "a background wspx of a script ignores SIGINT and SIGQUIT, and so do its jobs" {
+	cat > job <<'SH'
+#!/bin/sh
+touch started
+while [ ! -e go ]; do sleep 0.01; done
+grep SigIgn /proc/self/status > ign
+echo done
+SH
+	chmod +x job
+	# A non-interactive shell starts a background job with SIGINT and
+	# SIGQUIT ignored.
+	sh -c '"$WSPX" ./job ::: 1 > out 2> err & echo $! > wpid; wait' 3>&- &
+	shpid=$!
+	waitfile started
+	pid=$(cat wpid)
+	kill -INT $pid
+	kill -QUIT $pid
+	touch go
+	waitstatus $shpid
+	[ "$(cat out)" = done ]
+	ignores ign 2			# SIGINT
+	ignores ign 3			# SIGQUIT
+	! ignores ign 1			# SIGHUP: not ignored at start
+}
+
+@test "jobs get the SIGPIPE that wspx was started with, not wspx's own" {
+	# wspx ignores SIGPIPE itself; a job gets the default back...
+	"$WSPX" grep SigIgn ::: /proc/self/status > ign
+	! ignores ign 13
+	run sh -c '"$WSPX" "yes | head -1; : {}" ::: 1'
+	[ "$status" -eq 0 ]
+	[ "$output" = y ]
+	# ...unless it was ignored when wspx started.
+	sh -c 'trap "" PIPE; exec "$WSPX" grep SigIgn ::: /proc/self/status' \
+	    > ign
+	ignores ign 13
 }
