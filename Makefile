@@ -42,13 +42,13 @@ CMDOBJ = cmd/events.o cmd/input.o cmd/main.o cmd/progpath.o cmd/run.o \
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking
 EXAMPLES = examples/forkjoin
-# The commands the README's two commands need.  What is missing is
-# installed by tests/need.sh with apt-get, as root or through sudo -n, or
-# named with the line to type.  A command whose Debian package has another
-# name (ps: procps) is also listed in the table of tests/need.sh.
-EXAMPLE_TOOLS = cc make
-CHECK_TOOLS = cc make nm spin mandoc bats python3 tmux ps bash dash zsh \
-	ksh mksh busybox
+# The commands (and C headers) the README's two commands need.  What is
+# missing is installed by tests/need.sh with apt-get, as root or through
+# sudo -n, or named with the line to type.  A name whose Debian package has
+# another name (ps: procps) is also listed in the table of tests/need.sh.
+EXAMPLE_TOOLS = cc stdio.h make
+CHECK_TOOLS = $(EXAMPLE_TOOLS) nm spin mandoc bats python3 tmux ps bash \
+	dash zsh ksh mksh busybox
 
 all: wspx libwspx.a libwspx.so
 
@@ -87,9 +87,9 @@ example: example-tools wspx examples/forkjoin
 # One target that the others list first, so that a make run installs what
 # they need in one go, before building anything.
 example-tools:
-	@sh tests/need.sh 'make example' $(EXAMPLE_TOOLS)
+	@CC='$(CC)' sh tests/need.sh 'make example' $(EXAMPLE_TOOLS)
 check-tools:
-	@sh tests/need.sh 'make check' $(CHECK_TOOLS)
+	@CC='$(CC)' sh tests/need.sh 'make check' $(CHECK_TOOLS)
 
 check: check-tools check-unit check-examples check-symbols check-headers \
 	check-model check-man check-cli check-need

@@ -4,7 +4,7 @@
 # apt-get and apt-cache log what they were asked and install nothing on
 # this machine (apt-get "installs" a package as an empty command of the
 # same name in $BATS_TEST_TMPDIR/installed; gcc brings cc, procps ps and
-# pkill).
+# pkill; a stub cc finds headers once libc6-dev is "installed").
 
 NEED=$BATS_TEST_DIRNAME/need.sh
 
@@ -40,6 +40,7 @@ done
 SH
 	chmod +x bin/apt-get
 	export PATH=$PWD/bin:$PWD/installed
+	unset CC
 	: > log
 }
 
@@ -94,6 +95,16 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gcc pr
 	[ -x installed/cc ] && [ -x installed/ps ] && [ -x installed/spin ]
 }
 
+@test "a header the C compiler cannot find: its package is installed" {
+	stub cc '[ -x installed/libc6-dev ]'
+	need cc stdio.h make
+	[ "$status" -eq 1 ]
+	[ "$output" = "make check needs: libc6-dev make; install them with: sudo apt-get install -y libc6-dev make" ]
+	STUB_UID=0 need cc stdio.h
+	[ "$status" -eq 0 ]
+	[ "$output" = "installing for make check: libc6-dev" ]
+}
+
 @test "sudo -n that works: the same, through sudo" {
 	STUB_SUDO=ok need spin
 	[ "$status" -eq 0 ]
@@ -110,7 +121,7 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends spin" 
 	STUB_UID=0 STUB_EMPTY=mandoc need spin mandoc
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "installing for make check: spin mandoc" ]
-	[ "${lines[1]}" = "make check: installed spin mandoc, but these commands are still missing: mandoc (package mandoc)" ]
+	[ "${lines[1]}" = "make check: installed spin mandoc, but these are still missing: mandoc (package mandoc)" ]
 }
 
 @test "a failed install shows apt-get's output and fails" {
@@ -125,6 +136,6 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends spin" 
 	rm bin/apt-get
 	STUB_UID=0 need spin ps
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "make check needs these commands, which are not installed: spin ps" ]
+	[ "${lines[0]}" = "make check needs these, which are not installed: spin ps" ]
 	[ ! -s log ]
 }

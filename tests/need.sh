@@ -1,8 +1,9 @@
 #!/bin/sh
 # Make sure the commands a make target needs are installed:
 #
-#	sh tests/need.sh 'make check' cc make spin ...
+#	sh tests/need.sh 'make check' cc stdio.h make spin ...
 #
+# A name ending in .h is a C header that $CC (default cc) must find.
 # Nothing to do if they all are.  Otherwise the Debian packages that bring
 # them are installed with apt-get, as root or through `sudo -n` (which never
 # asks for a password, so that CI and scripts cannot hang).  When neither
@@ -18,10 +19,21 @@ fi
 what=$1
 shift
 
-# pkgof COMMAND: the Debian package that brings COMMAND.  Only commands
-# whose package has another name are listed.
+# have NAME: whether the command or header NAME is there.  Headers are
+# checked apart: gcc installed without its Recommends has no libc headers.
+have() {
+	case $1 in
+	*.h)	printf '#include <%s>\n' "$1" |
+		    ${CC:-cc} -E -x c - >/dev/null 2>&1 ;;
+	*)	command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+# pkgof NAME: the Debian package that brings NAME.  Only names whose
+# package has another name are listed.
 pkgof() {
 	case $1 in
+	stdio.h | pthread.h) echo libc6-dev ;;
 	cc | c99) echo gcc ;;
 	nm | ar) echo binutils ;;
 	ps | pkill | pgrep) echo procps ;;
@@ -32,7 +44,7 @@ pkgof() {
 missing=
 pkgs=
 for cmd; do
-	command -v "$cmd" >/dev/null 2>&1 && continue
+	have "$cmd" && continue
 	missing="$missing $cmd"
 	pkg=$(pkgof "$cmd")
 	case " $pkgs " in
@@ -45,7 +57,7 @@ missing=${missing# }
 pkgs=${pkgs# }
 
 if ! command -v apt-get >/dev/null 2>&1; then
-	echo "$what needs these commands, which are not installed: $missing" >&2
+	echo "$what needs these, which are not installed: $missing" >&2
 	echo "install them with your system's package manager," \
 	    "then run $what again" >&2
 	exit 1
@@ -89,14 +101,12 @@ if ! $as env DEBIAN_FRONTEND=noninteractive apt-get install -y \
 fi
 
 # A package can install and still not bring the command (another version,
-# another path): say which, rather than fail later inside a test.
+# another path): say which, rather than fail later in the build or a test.
 bad=
 for cmd in $missing; do
-	command -v "$cmd" >/dev/null 2>&1 ||
-	    bad="$bad $cmd (package $(pkgof "$cmd"))"
+	have "$cmd" || bad="$bad $cmd (package $(pkgof "$cmd"))"
 done
 if [ -n "$bad" ]; then
-	echo "$what: installed $pkgs, but these commands are still" \
-	    "missing:$bad" >&2
+	echo "$what: installed $pkgs, but these are still missing:$bad" >&2
 	exit 1
 fi
