@@ -46,9 +46,11 @@ EXAMPLES = examples/forkjoin
 # missing is installed by tests/need.sh with apt-get, as root or through
 # sudo -n, or named with the line to type.  A name whose Debian package has
 # another name (ps: procps) is also listed in the table of tests/need.sh.
+# The shells are for the quoting and completion tests, which skip a shell
+# that is missing (tcsh also brings csh).
 EXAMPLE_TOOLS = cc stdio.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm spin mandoc bats python3 tmux ps bash \
-	dash zsh ksh mksh busybox
+	dash zsh ksh mksh busybox fish tcsh
 
 all: wspx libwspx.a libwspx.so
 
