@@ -43,6 +43,15 @@ CMDOBJ = cmd/events.o cmd/input.o cmd/main.o cmd/progpath.o cmd/run.o \
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/job
 EXAMPLES = examples/forkjoin
+# The commands (and C headers) the README's two commands need.  What is
+# missing is installed by tests/need.sh with apt-get, as root or through
+# sudo -n, or named with the line to type.  A name whose Debian package has
+# another name (ps: procps) is also listed in the table of tests/need.sh.
+# The shells are for the quoting and completion tests, which skip a shell
+# that is missing (tcsh also brings csh).
+EXAMPLE_TOOLS = cc stdio.h make
+CHECK_TOOLS = $(EXAMPLE_TOOLS) nm spin mandoc bats python3 tmux ps bash \
+	dash zsh ksh mksh busybox fish tcsh
 
 all: wspx libwspx.a libwspx.so
 
@@ -86,12 +95,19 @@ tests/unit/job: tests/unit/job.c
 
 # The README's first command: build and run the bundled examples: a list
 # of commands run by wspx, and a program using libwspx.
-example: wspx examples/forkjoin
+example: example-tools wspx examples/forkjoin
 	./wspx -k < examples/commands.txt
 	./examples/forkjoin
 
-check: check-unit check-examples check-symbols check-headers check-model \
-	check-man check-cli
+# One target that the others list first, so that a make run installs what
+# they need in one go, before building anything.
+example-tools:
+	@CC='$(CC)' sh tests/need.sh 'make example' $(EXAMPLE_TOOLS)
+check-tools:
+	@CC='$(CC)' sh tests/need.sh 'make check' $(CHECK_TOOLS)
+
+check: check-tools check-unit check-examples check-symbols check-headers \
+	check-model check-man check-cli check-need
 
 check-unit: $(UNIT)
 	tests/unit/deque $(DEQUE_ARGS)
@@ -102,13 +118,7 @@ check-unit: $(UNIT)
 	tests/unit/job $(JOB_ARGS)
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
-check-cli: wspx
-	@command -v bats >/dev/null || { echo "check-cli: bats is not" \
-	    "installed: apt-get install bats" >&2; exit 1; }
-	@command -v python3 >/dev/null || { echo "check-cli: python3 is" \
-	    "not installed: apt-get install python3" >&2; exit 1; }
-	@command -v tmux >/dev/null || { echo "check-cli: tmux is" \
-	    "not installed: apt-get install tmux" >&2; exit 1; }
+check-cli: check-tools wspx
 	BATS_TEST_TIMEOUT=120 WSPX=$$PWD/wspx bats tests/cli
 
 check-examples: $(EXAMPLES)
@@ -127,20 +137,24 @@ check-headers:
 	done
 
 # The Promela model of the sleep protocol (lib/sleep.pml), checked by spin.
-check-model:
+check-model: check-tools
 	sh tests/model.sh lib/sleep.pml
 
-check-man:
+check-man: check-tools
 	sh tests/manlint.sh man/*.[0-9]
 
+# tests/need.sh itself, against stubs of id, sudo and apt-get.
+check-need: check-tools
+	bats tests/need.bats
+
 # A small quarantine keeps ASan's freed memory out of the RSS tests.
-check-asan:
+check-asan: check-tools
 	$(MAKE) clean
 	ASAN_OPTIONS=quarantine_size_mb=1 $(MAKE) \
 	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 	    LDFLAGS='-fsanitize=address,undefined' check
 
-check-tsan:
+check-tsan: check-tools
 	$(MAKE) clean
 	TSAN_OPTIONS="halt_on_error=1 suppressions=$$PWD/tests/tsan.supp" \
 	    $(MAKE) CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=thread' \
@@ -198,6 +212,7 @@ clean:
 	    $(EXAMPLES) tests/bench/bench_wspx
 	rm -rf tests/model.out
 
-.PHONY: all example check check-unit check-examples check-cli check-symbols \
-	check-headers check-model check-man check-asan check-tsan bench \
-	install uninstall clean
+.PHONY: all example example-tools check check-tools check-unit \
+	check-examples check-cli check-symbols check-headers check-model \
+	check-man check-need check-asan check-tsan bench install uninstall \
+	clean
