@@ -53,7 +53,7 @@ static const struct option {
 	{ 'I', NULL, "STR", O_REPLACE, "use STR instead of {} for the "
 	    "argument" },
 	{ 0, "shell", "PATH", O_SHELL, "run commands that need a shell with "
-	    "PATH (default $SHELL)" },
+	    "PATH (default: calling shell)" },
 	{ 'q', "quote", NULL, O_QUOTE, "run COMMAND's words as they are, one "
 	    "argument each, no shell" },
 	{ 'j', "jobs", "N", O_JOBS, "run N jobs at once: N, N%, +N, -N of "
@@ -373,7 +373,6 @@ apply(struct config *c, const struct option *o, const char *as,
 		break;
 	case O_SHELL:
 		c->shell = nonempty(as, v);
-		c->shellopt = true;
 		break;
 	case O_QUOTE:		c->quote = true; break;
 	case O_JOBS:		c->jobs = parsejobs(as, v); break;
@@ -545,19 +544,6 @@ conflict(const char *what, const char *why)
 	exit(EXIT_USAGE);
 }
 
-/* The shell for command lines: $SHELL if wspx knows how to quote for it,
- * else /bin/sh (quoting for a shell it does not know could let input
- * inject code). */
-static const char *
-usershell(void)
-{
-	const char *e = getenv("SHELL");
-
-	if (e == NULL || *e == '\0' || !shell_known(e))
-		return "/bin/sh";
-	return e;
-}
-
 static void
 defaults(struct config *c)
 {
@@ -572,7 +558,6 @@ defaults(struct config *c)
 	c->termtimeout = 2;
 	c->interval = 5;
 	c->total = -1;
-	c->shell = usershell();
 	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
 }
 

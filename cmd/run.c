@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "events.h"
@@ -36,6 +35,7 @@
 #include "proc.h"
 #include "progpath.h"
 #include "running.h"
+#include "shell.h"
 #include "signals.h"
 #include "stats.h"
 #include "status.h"
@@ -62,13 +62,23 @@ struct cmdjob {
 	struct args args;
 	char *tag;		/* the tag, or NULL */
 	char *cmdtext;		/* the command, for error messages */
+	bool nobash;		/* its exported function has no bash */
+};
+
+/* When an exported bash function decides a job's shell. */
+enum funcs {
+	FUNCS_NEVER,		/* no function exported, or not COMMAND's */
+	FUNCS_ALWAYS,		/* COMMAND's literal first word is one */
+	FUNCS_PERJOB		/* the first word comes from the input */
 };
 
 struct run {
 	struct config *c;
 	struct template *cmd;	/* NULL: each input line is a command */
 	struct template *tag;	/* --tagstring */
-	enum shellkind kind;
+	struct shell shell;	/* for command lines (shell.c) */
+	enum funcs funcs;
+	const struct shell *funcsh;	/* FUNCS_ALWAYS: bash, or NULL */
 	struct wspx__output *out;
 	struct wspx__exec *x;
 	struct wspx_pool *pool;
@@ -83,19 +93,32 @@ struct run {
 	struct signals *signals;
 };
 
-/* argv to run line with the run's shell. */
+/* argv to run line with sh. */
 static char **
-shellargv(struct run *r, const char *line)
+shellargv(const struct shell *sh, const char *line)
 {
 	struct buf words = { NULL, 0, 0 };
 	char **argv;
+	size_t n = 3;
 
-	bufadd(&words, r->c->shell, strlen(r->c->shell) + 1);
+	bufadd(&words, sh->path, strlen(sh->path) + 1);
+	if (sh->applet != NULL) {
+		bufadd(&words, sh->applet, strlen(sh->applet) + 1);
+		n++;
+	}
 	bufadd(&words, "-c", 3);
 	bufadd(&words, line, strlen(line) + 1);
-	argv = packwords(&words, 3);
+	argv = packwords(&words, n);
 	free(words.s);
 	return argv;
+}
+
+/* Run cmd->text with sh. */
+static void
+inshell(const struct shell *sh, struct wspx__cmd *cmd)
+{
+	cmd->argv = shellargv(sh, cmd->text);
+	cmd->search = strchr(sh->path, '/') == NULL;
 }
 
 /* The fields joined with spaces: a whole command, or a --tag. */
@@ -113,20 +136,77 @@ joinargs(const struct args *a)
 	return buftake(&b);
 }
 
-/* The command of a job with no COMMAND: its input is the command line. */
+/* The bash for job j if its command, whose first word begins s (a whole
+ * command line if line, else the word), is an exported bash function; else
+ * NULL.  A function with no bash to run it marks j to fail. */
+static const struct shell *
+funcshell(struct run *r, struct cmdjob *j, const char *s, bool line)
+{
+	const struct shell *bash = r->funcsh;
+	size_t n;
+
+	if (r->funcs == FUNCS_NEVER)
+		return NULL;
+	if (r->funcs == FUNCS_PERJOB) {
+		if (line)
+			s = shell_firstword(s, &n);
+		else
+			n = strlen(s);
+		if (!shell_function(s, n, &bash))
+			return NULL;
+	}
+	j->nobash = bash == NULL;
+	return bash;
+}
+
+/* The command of a job with no COMMAND: its input is the command line,
+ * run as it is. */
 static void
 linecommand(struct run *r, struct cmdjob *j, struct wspx__cmd *cmd)
 {
-	char *line = joinargs(&j->args);
+	const struct shell *sh;
 
-	if (line_needs_shell(line)) {
-		cmd->argv = shellargv(r, line);
-		cmd->search = strchr(r->c->shell, '/') == NULL;
+	cmd->text = joinargs(&j->args);
+	sh = funcshell(r, j, cmd->text, true);
+	if (sh == NULL && line_needs_shell(cmd->text))
+		sh = &r->shell;
+	if (sh != NULL) {
+		inshell(sh, cmd);
 	} else {
-		cmd->argv = line_argv(line);
+		cmd->argv = line_argv(cmd->text);
 		cmd->search = true;
 	}
-	cmd->text = line;
+}
+
+/* The command of a job of COMMAND: a shell line with the values quoted for
+ * the shell that runs it, or an argv; in bash for an exported function. */
+static void
+templatecommand(struct run *r, struct cmdjob *j, unsigned slot,
+    struct wspx__cmd *cmd)
+{
+	const struct shell *sh;
+
+	if (template_needs_shell(r->cmd)) {
+		cmd->text = template_line(r->cmd, &j->args, j->ej.seq, slot,
+		    true, r->shell.kind);
+		sh = funcshell(r, j, cmd->text, true);
+		if (sh != NULL && sh->kind != r->shell.kind) {
+			free(cmd->text);
+			cmd->text = template_line(r->cmd, &j->args, j->ej.seq,
+			    slot, true, sh->kind);
+		}
+		inshell(sh != NULL ? sh : &r->shell, cmd);
+		return;
+	}
+	cmd->argv = template_argv(r->cmd, &j->args, j->ej.seq, slot);
+	cmd->text = argv_text(cmd->argv);
+	cmd->search = true;
+	/* (argv_text() quotes each word for bash, a POSIX shell) */
+	if (cmd->argv[0] != NULL &&
+	    (sh = funcshell(r, j, cmd->argv[0], false)) != NULL) {
+		free(cmd->argv);
+		inshell(sh, cmd);
+	}
 }
 
 static int
@@ -138,21 +218,13 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	struct buf tag = { NULL, 0, 0 };
 	char *t;
 
-	if (r->cmd == NULL) {
+	if (r->cmd == NULL)
 		linecommand(r, j, cmd);
-	} else if (template_needs_shell(r->cmd)) {
-		cmd->text = template_line(r->cmd, &j->args, ej->seq, slot,
-		    true, r->kind);
-		cmd->argv = shellargv(r, cmd->text);
-		cmd->search = strchr(r->c->shell, '/') == NULL;
-	} else {
-		cmd->argv = template_argv(r->cmd, &j->args, ej->seq, slot);
-		cmd->text = argv_text(cmd->argv);
-		cmd->search = true;
-	}
+	else
+		templatecommand(r, j, slot, cmd);
 	if (r->c->tag || r->tag != NULL) {
 		t = r->tag != NULL ? template_line(r->tag, &j->args, ej->seq,
-		    slot, false, r->kind) : joinargs(&j->args);
+		    slot, false, r->shell.kind) : joinargs(&j->args);
 		bufadds(&tag, t);
 		bufaddc(&tag, '\t');
 		free(t);
@@ -162,7 +234,7 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	if (cmd->search && cmd->argv[0] != NULL)
 		cmd->file = progpath(cmd->argv[0]);
 	j->cmdtext = xstrdup(cmd->text);
-	return 0;
+	return j->nobash ? -ENOENT : 0;
 }
 
 static void
@@ -235,9 +307,9 @@ countend(struct run *r, struct cmdjob *j)
 }
 
 /* "wspx: cannot run COMMAND: reason", the command cut short if long (as
- * one too long to run is). */
+ * one too long to run is); nobash: the reason is that. */
 static void
-cannotrun(struct buf *b, const char *cmdtext, int err)
+cannotrun(struct buf *b, const char *cmdtext, int err, bool nobash)
 {
 	enum { MAXSHOWN = 200 };
 	size_t n = cmdtext != NULL ? strlen(cmdtext) : 0;
@@ -249,7 +321,8 @@ cannotrun(struct buf *b, const char *cmdtext, int err)
 		bufadd(b, cmdtext, n > MAXSHOWN ? MAXSHOWN : n);
 	if (n > MAXSHOWN)
 		bufprintf(b, "... (%zu bytes)", n);
-	bufprintf(b, ": %s\n", strerror(-err));
+	bufprintf(b, ": %s\n", nobash ? "an exported bash function, and no "
+	    "bash in PATH" : strerror(-err));
 }
 
 /* The message goes with the job's stderr: with -k it is in input order. */
@@ -260,7 +333,7 @@ cannotstart(void *ctx, struct wspx__execjob *ej, struct wspx__outjob *oj)
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	struct buf b = { NULL, 0, 0 };
 
-	cannotrun(&b, j->cmdtext, ej->result.error);
+	cannotrun(&b, j->cmdtext, ej->result.error, j->nobash);
 	(void)wspx__output_write(r->out, oj, 2, b.s, b.len);
 	free(b.s);
 }
@@ -275,7 +348,7 @@ finished(void *ctx, struct wspx__execjob *ej)
 
 	/* (a job whose output was open got its message there) */
 	if (res->error != 0 && res->error != -ECANCELED && !ej->opened) {
-		cannotrun(&b, j->cmdtext, res->error);
+		cannotrun(&b, j->cmdtext, res->error, j->nobash);
 		wspx__output_note(r->out, b.s, b.len);
 		free(b.s);
 	}
@@ -451,33 +524,41 @@ startstatus(struct run *r)
 	r->status = status_start(&so);
 }
 
-/* Everything the run needs before the first job: templates, signals,
- * /dev/null for the jobs' stdin, the input, the output, the pools and the
- * executor, and the signal thread. */
-/* Whether path is a program that can be run: with a '/', an executable
- * regular file; else one found in PATH. */
-static bool
-runnable(const char *path)
-{
-	struct stat st;
-
-	if (strchr(path, '/') == NULL)
-		return progpath(path) != NULL;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    access(path, X_OK) == 0;
-}
-
-/* A --shell that cannot run is an error before any job; a $SHELL that
- * cannot run (a login shell this machine lacks, as in a container) gives
- * way to /bin/sh. */
+/* When exported bash functions decide the jobs' shell: once for COMMAND
+ * whose first word is literal text (no '{' that could start a replacement
+ * string, no -I string), else per job. */
 static void
-checkshell(struct config *c)
+funcsmode(struct run *r, const struct config *c)
 {
-	if (runnable(c->shell))
+	struct buf line = { NULL, 0, 0 };
+	const char *w;
+	char *word;
+	size_t i, n;
+
+	r->funcs = shell_any_function() ? FUNCS_PERJOB : FUNCS_NEVER;
+	if (r->funcs == FUNCS_NEVER || c->ncommand == 0)
 		return;
-	if (c->shellopt)
-		fatal("--shell %s: not a program that can be run", c->shell);
-	c->shell = "/bin/sh";
+	for (i = 0; i < c->ncommand; i++) {
+		if (i > 0)
+			bufaddc(&line, ' ');
+		bufadds(&line, c->command[i]);
+	}
+	/* with -q, COMMAND's first word is the program's name, whole */
+	if (c->quote) {
+		w = c->command[0];
+		n = strlen(w);
+	} else {
+		w = shell_firstword(line.s, &n);
+	}
+	word = xmalloc(n + 1);
+	memcpy(word, w, n);
+	word[n] = '\0';
+	if (strchr(word, '{') == NULL && (c->plain == NULL ||
+	    strstr(word, c->plain) == NULL))
+		r->funcs = shell_function(word, n, &r->funcsh) ?
+		    FUNCS_ALWAYS : FUNCS_NEVER;
+	free(word);
+	free(line.s);
 }
 
 /* Files wspx keeps open besides the jobs' (std fds, /dev/null, pipes
@@ -512,6 +593,9 @@ fitfiles(struct config *c)
 	c->jobs = fit;
 }
 
+/* Everything the run needs before the first job: templates, signals,
+ * /dev/null for the jobs' stdin, the input, the output, the pools and the
+ * executor, and the signal thread. */
 static void
 setup(struct run *r, struct config *c)
 {
@@ -526,9 +610,10 @@ setup(struct run *r, struct config *c)
 		atomic_store_explicit(&r->stats.total, c->total,
 		    memory_order_relaxed);
 	progpath_init(getenv("PATH"));
-	checkshell(c);
+	shell_choose(&r->shell, c->shell);
+	shell_functions_init(environ, &r->shell);
+	funcsmode(r, c);
 	fitfiles(c);
-	r->kind = shell_kind(c->shell);
 	r->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
 	    c->plain, c->quote, true) : NULL;
 	r->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
@@ -618,6 +703,7 @@ teardown(struct run *r)
 	running_free(r->running);
 	template_free(r->cmd);
 	template_free(r->tag);
+	shell_fini();
 	progpath_fini();
 	close(r->devnull);
 	signals_free(r->signals);

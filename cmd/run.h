@@ -30,8 +30,7 @@ struct config {
 	size_t maxargs;		/* -n */
 	bool skipblank;		/* -r: skip empty or blank records */
 	const char *plain;	/* -I */
-	const char *shell;	/* --shell, $SHELL, /bin/sh */
-	bool shellopt;		/* shell is --shell's */
+	const char *shell;	/* --shell, or NULL (see shell.h) */
 	const char *tmpdir;	/* $TMPDIR, /tmp */
 	unsigned jobs;		/* -j */
 	enum wspx_outmode mode;

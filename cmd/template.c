@@ -14,8 +14,8 @@
  * text has nothing a shell would interpret; the values then go in as they
  * are, and a replacement string with several values splits its word into
  * several, exactly as the shell would split the quoted words.  Otherwise
- * the line runs with `$SHELL -c`, and each value is quoted for that shell,
- * so an input line can never inject shell syntax.
+ * the line runs in a shell (shell.c), and each value is quoted for that
+ * shell, so an input line can never inject shell syntax.
  */
 #include "template.h"
 

@@ -5,7 +5,16 @@ setup() {
 	WSPX=${WSPX:-$BATS_TEST_DIRNAME/../../wspx}
 	case $WSPX in /*) ;; *) WSPX=$PWD/$WSPX ;; esac
 	export WSPX
+	# a WSPX_SHELL of the caller would choose the jobs' shell (shell.bats)
+	unset WSPX_SHELL
 	cd "$BATS_TEST_TMPDIR" || exit 1
+}
+
+# Run "$@" as the child of a program that is not a shell, so that $SHELL
+# chooses the shell for command lines, not the test's bash.
+fromprogram() {
+	python3 -c 'import subprocess, sys
+sys.exit(subprocess.run(sys.argv[1:]).returncode)' "$@"
 }
 
 # Wait until the file $1 exists (a job's marker), at most $2 seconds

@@ -106,13 +106,13 @@ hostile() {
 }
 
 @test "a \$SHELL that cannot run is replaced by /bin/sh" {
-	run env SHELL=/no/such/bash "$WSPX" -k 'echo $0 {}' ::: x y
+	SHELL=/no/such/bash run fromprogram "$WSPX" -k 'echo $0 {}' ::: x y
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '/bin/sh x\n/bin/sh y')" ]
 }
 
 @test "a command with shell syntax runs under \$SHELL or --shell" {
-	run env SHELL=/bin/bash "$WSPX" 'echo $BASH_VERSION {} | grep -c .' ::: x
+	SHELL=/bin/bash run fromprogram "$WSPX" 'echo $BASH_VERSION {} | grep -c .' ::: x
 	[ "$output" = "1" ]
 	printf '#!/bin/sh\necho "fake shell: $2"\n' > fakesh
 	chmod +x fakesh
@@ -121,9 +121,9 @@ hostile() {
 }
 
 @test "a \$SHELL wspx cannot quote for is replaced by /bin/sh" {
-	run env SHELL=/usr/bin/nu "$WSPX" 'echo $0 {}' ::: x
+	SHELL=/usr/bin/nu run fromprogram "$WSPX" 'echo $0 {}' ::: x
 	[ "$output" = "/bin/sh x" ]
-	run env SHELL=/bin/bash5 "$WSPX" --dry-run 'echo {} |cat' ::: "a'b"
+	SHELL=/bin/bash5 run fromprogram "$WSPX" --dry-run 'echo {} |cat' ::: "a'b"
 	[ "$output" = "echo 'a'\''b' |cat" ]
 }
 
