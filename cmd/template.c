@@ -53,6 +53,7 @@ struct template {
 	struct token *tok;
 	size_t n;
 	bool shell;	/* the text needs a shell */
+	bool quoted;	/* -q: each of COMMAND's words is one argument */
 };
 
 /* Characters a shell leaves alone in an unquoted word. */
@@ -290,7 +291,7 @@ push(struct template *t, struct token tok)
 }
 
 /* Push literal text s[0..n) as TEXT and BLANK tokens; with whole, as one
- * TEXT token, blanks and all. */
+ * TEXT token, blanks and all (a BLANK would end -q's word there). */
 static void
 pushtext(struct template *t, const char *s, size_t n, bool whole)
 {
@@ -300,7 +301,7 @@ pushtext(struct template *t, const char *s, size_t n, bool whole)
 	while (n > 0) {
 		for (k = 0; k < n && (whole || blank(s[k]) == blank(s[0])); k++)
 			;
-		tok.kind = blank(s[0]) ? BLANK : TEXT;
+		tok.kind = blank(s[0]) && !whole ? BLANK : TEXT;
 		tok.text = xmalloc(k + 1);
 		memcpy(tok.text, s, k);
 		tok.text[k] = '\0';
@@ -376,7 +377,7 @@ template_new(char *const *words, size_t n, const char *plain, bool quoted,
 	if (!quoted && line.s != NULL)
 		repl = parse(t, line.s, plain, false);
 	free(line.s);
-	if (t->n == 0) {
+	if (t->n == 0 && !(quoted && n > 0)) {
 		template_free(t);
 		return NULL;
 	}
@@ -385,6 +386,7 @@ template_new(char *const *words, size_t n, const char *plain, bool quoted,
 		push(t, tok);
 	}
 	t->shell = !quoted && needsshell(t);
+	t->quoted = quoted;
 	return t;
 }
 
@@ -441,7 +443,8 @@ modify(struct buf *b, const char *v, enum mod mod)
 }
 
 /* The values of replacement tok for the job: NUL-separated in vals.
- * Returns how many. */
+ * Returns how many: none for a field the job does not have, which GNU
+ * parallel replaces with nothing, so that it is no argument. */
 static size_t
 values(const struct token *tok, const struct args *a, uint64_t seq,
     unsigned slot, struct buf *vals)
@@ -456,9 +459,11 @@ values(const struct token *tok, const struct args *a, uint64_t seq,
 		bufadd(vals, num, strlen(num) + 1);
 		return 1;
 	}
+	if (tok->field > a->n)
+		return 0;
 	if (tok->field > 0) {
-		modify(vals, tok->field > a->n ? "" : tok->fromend ?
-		    a->v[a->n - tok->field] : a->v[tok->field - 1], tok->mod);
+		modify(vals, tok->fromend ? a->v[a->n - tok->field] :
+		    a->v[tok->field - 1], tok->mod);
 		bufaddc(vals, '\0');
 		return 1;
 	}
@@ -505,7 +510,7 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 	struct buf words = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
 	const char *v;
 	size_t i, k, n, nwords = 0;
-	bool inword = false;
+	bool inword = t->quoted;	/* -q: even an empty word is one */
 	char **argv;
 
 	for (i = 0; i < t->n; i++) {
@@ -514,7 +519,7 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 				bufaddc(&words, '\0');
 				nwords++;
 			}
-			inword = false;
+			inword = t->quoted;
 			continue;
 		}
 		if (t->tok[i].kind == TEXT) {
