@@ -546,3 +546,68 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 	free(vals.s);
 	return argv;
 }
+
+/* Pass k (0 to 4) of GNU parallel's unquote_printf() at a backslash
+ * followed by p[0..n): if the pass replaces what follows, add the
+ * replacement to b and return the bytes it took, else return 0.  Passes
+ * 0-2 read \t, \n and \r; pass 3 reads \ddd and pass 4 \d, each d a
+ * decimal digit, as Perl reads them in a string: the leading octal digits
+ * make a byte (over 255: *wide is set) and the other digits stay. */
+static size_t
+unescape(struct buf *b, int k, const char *p, size_t n, bool *wide)
+{
+	size_t want = k == 3 ? 3 : 1, i, oct;
+	unsigned v = 0;
+
+	if (k < 3) {
+		if (n == 0 || p[0] != "tnr"[k])
+			return 0;
+		bufaddc(b, "\t\n\r"[k]);
+		return 1;
+	}
+	for (i = 0; i < want; i++)
+		if (i >= n || p[i] < '0' || p[i] > '9')
+			return 0;
+	for (oct = 0; oct < want && p[oct] <= '7'; oct++)
+		v = v * 8 + (unsigned)(p[oct] - '0');
+	if (oct > 0)
+		bufaddc(b, (char)v);
+	*wide |= v > 255;
+	bufadd(b, p + oct, want - oct);
+	return want;
+}
+
+char *
+unprintf(const char *s, const char **why)
+{
+	struct buf in = { NULL, 0, 0 }, out = { NULL, 0, 0 }, swap;
+	bool wide = false;
+	size_t i, took;
+	int k;
+
+	bufadds(&in, s);
+	/* One pass after another, as GNU parallel's substitutions: what one
+	 * makes, the next may read. */
+	for (k = 0; k < 5; k++) {
+		out.len = 0;
+		for (i = 0; i < in.len; i++) {
+			took = in.s[i] != '\\' ? 0 : unescape(&out, k,
+			    in.s + i + 1, in.len - i - 1, &wide);
+			if (took == 0)
+				bufaddc(&out, in.s[i]);
+			i += took;
+		}
+		swap = in;
+		in = out;
+		out = swap;
+	}
+	free(out.s);
+	*why = wide ? "has an octal escape over \\377, which is no byte" :
+	    in.len > 0 && memchr(in.s, '\0', in.len) != NULL ? "makes a NUL "
+	    "byte, which a tag cannot hold" : NULL;
+	if (*why != NULL) {
+		free(in.s);
+		return NULL;
+	}
+	return buftake(&in);
+}
