@@ -380,6 +380,9 @@ setcolsep(struct config *c, const char *opt, const char *re)
 	if (*re == '\0')
 		badvalue(opt, re, "is empty: the option needs a regular "
 		    "expression");
+	if (c->hascolsep)	/* given again: the last one counts */
+		regfree(&c->colsep);
+	c->hascolsep = false;
 	posix = perlregex(re);
 	rc = regcomp(&c->colsep, posix, REG_EXTENDED);
 	free(posix);
