@@ -263,6 +263,28 @@ nextcombo(struct input *in)
 	return (in->done = !advancefirst(in)) == false;
 }
 
+/* Whether c is white space as Perl's \s sees a byte, which GNU parallel's
+ * --trim removes, whatever the locale. */
+static bool
+perlspace(char c)
+{
+	return c != '\0' && strchr(" \t\n\v\f\r", c) != NULL;
+}
+
+/* Add the field p[0..n) to words, trimmed as --trim says. */
+static void
+addfield(struct input *in, const char *p, size_t n, struct buf *words)
+{
+	while (n > 0 && (in->o.trim & TRIM_LEFT) && perlspace(*p)) {
+		p++;
+		n--;
+	}
+	while (n > 0 && (in->o.trim & TRIM_RIGHT) && perlspace(p[n - 1]))
+		n--;
+	bufadd(words, p, n);
+	bufaddc(words, '\0');
+}
+
 /* Add the fields of record rec (split by --colsep) to words. */
 static size_t
 addfields(struct input *in, const char *rec, struct buf *words)
@@ -274,14 +296,12 @@ addfields(struct input *in, const char *rec, struct buf *words)
 
 	while (in->o.colsep != NULL &&
 	    regexec(in->o.colsep, p, 1, &m, flags) == 0 && m.rm_eo > 0) {
-		bufadd(words, p, (size_t)m.rm_so);
-		bufaddc(words, '\0');
+		addfield(in, p, (size_t)m.rm_so, words);
 		n++;
 		p += m.rm_eo;
 		flags = REG_NOTBOL;
 	}
-	bufadd(words, p, strlen(p));
-	bufaddc(words, '\0');
+	addfield(in, p, strlen(p), words);
 	return n + 1;
 }
 

@@ -23,7 +23,16 @@ struct srcspec {
 	char **items;		/* SRC_LIST: the arguments */
 	size_t n;
 	const char *path;	/* SRC_FILE: "-" for stdin */
-	const char *opt;	/* "-a", "::::", ..., or NULL, for errors */
+	char *opt;		/* "-a", "::::", ... as typed, or NULL, for
+				 * errors; the owner frees it */
+};
+
+/* Which ends of each field lose their white space (--trim). */
+enum {
+	TRIM_NONE = 0,
+	TRIM_LEFT = 1,
+	TRIM_RIGHT = 2,
+	TRIM_BOTH = TRIM_LEFT | TRIM_RIGHT
 };
 
 struct inputopts {
@@ -32,6 +41,7 @@ struct inputopts {
 	size_t maxargs;		/* records per job (-n), at least 1 */
 	bool skipblank;		/* skip records that are empty or blank */
 	int wakefd;		/* readable when reading should stop, or -1 */
+	int trim;		/* TRIM_LEFT | TRIM_RIGHT, or TRIM_NONE */
 };
 
 struct input;

@@ -251,7 +251,7 @@ started(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd)
 	    wspx_container_of(ej, struct cmdjob, ej)->cmdtext);
 	events_start(r->events, ej->seq, ej->result.slot, ej->result.pid,
 	    cmd->text, (double)ej->result.start_ns / 1e9);
-	if (!r->c->verbose || r->c->dryrun)
+	if (!r->c->verbose)
 		return;
 	bufadds(&b, cmd->text);
 	bufaddc(&b, '\n');
@@ -465,6 +465,7 @@ startexec(struct run *r)
 	xo.slots = r->c->jobs;
 	xo.window = window(r->c);
 	xo.dry_run = r->c->dryrun;
+	xo.show_command = r->c->showcmd;
 	xo.in_fd = r->devnull;
 	xo.env = environ;
 	signals_inherited(r->signals, &xo.ignore, &xo.mask);
@@ -600,7 +601,7 @@ static void
 setup(struct run *r, struct config *c)
 {
 	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
-	    c->maxargs, c->skipblank, -1 };
+	    c->maxargs, c->skipblank, -1, c->trim };
 
 	memset(r, 0, sizeof(*r));
 	r->c = c;

@@ -27,18 +27,21 @@ struct config {
 	char delim;		/* record separator */
 	regex_t colsep;		/* --colsep, if hascolsep */
 	bool hascolsep;
+	int trim;		/* --trim: TRIM_LEFT | TRIM_RIGHT */
+	bool trimset;		/* --trim was given */
 	size_t maxargs;		/* -n */
 	bool skipblank;		/* -r: skip empty or blank records */
 	const char *plain;	/* -I */
 	const char *shell;	/* --shell, or NULL (see shell.h) */
-	const char *tmpdir;	/* $TMPDIR, /tmp */
+	const char *tmpdir;	/* --tmpdir, $TMPDIR, /tmp */
 	unsigned jobs;		/* -j */
 	enum wspx_outmode mode;
 	bool keep;		/* -k */
 	bool tag;		/* --tag */
-	const char *tagstring;	/* --tagstring */
+	char *tagstring;	/* --tagstring, escapes read; malloc'd */
 	bool dryrun;
-	bool verbose;
+	bool showcmd;		/* -v: the command on stdout, then output */
+	bool verbose;		/* -t, --verbose: the command to stderr */
 	double termtimeout;	/* seconds */
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;

@@ -53,6 +53,7 @@ struct template {
 	struct token *tok;
 	size_t n;
 	bool shell;	/* the text needs a shell */
+	bool quoted;	/* -q: each of COMMAND's words is one argument */
 };
 
 /* Characters a shell leaves alone in an unquoted word. */
@@ -290,7 +291,7 @@ push(struct template *t, struct token tok)
 }
 
 /* Push literal text s[0..n) as TEXT and BLANK tokens; with whole, as one
- * TEXT token, blanks and all. */
+ * TEXT token, blanks and all (a BLANK would end -q's word there). */
 static void
 pushtext(struct template *t, const char *s, size_t n, bool whole)
 {
@@ -300,7 +301,7 @@ pushtext(struct template *t, const char *s, size_t n, bool whole)
 	while (n > 0) {
 		for (k = 0; k < n && (whole || blank(s[k]) == blank(s[0])); k++)
 			;
-		tok.kind = blank(s[0]) ? BLANK : TEXT;
+		tok.kind = blank(s[0]) && !whole ? BLANK : TEXT;
 		tok.text = xmalloc(k + 1);
 		memcpy(tok.text, s, k);
 		tok.text[k] = '\0';
@@ -376,7 +377,7 @@ template_new(char *const *words, size_t n, const char *plain, bool quoted,
 	if (!quoted && line.s != NULL)
 		repl = parse(t, line.s, plain, false);
 	free(line.s);
-	if (t->n == 0) {
+	if (t->n == 0 && !(quoted && n > 0)) {
 		template_free(t);
 		return NULL;
 	}
@@ -385,6 +386,7 @@ template_new(char *const *words, size_t n, const char *plain, bool quoted,
 		push(t, tok);
 	}
 	t->shell = !quoted && needsshell(t);
+	t->quoted = quoted;
 	return t;
 }
 
@@ -441,7 +443,8 @@ modify(struct buf *b, const char *v, enum mod mod)
 }
 
 /* The values of replacement tok for the job: NUL-separated in vals.
- * Returns how many. */
+ * Returns how many: none for a field the job does not have, which GNU
+ * parallel replaces with nothing, so that it is no argument. */
 static size_t
 values(const struct token *tok, const struct args *a, uint64_t seq,
     unsigned slot, struct buf *vals)
@@ -456,9 +459,11 @@ values(const struct token *tok, const struct args *a, uint64_t seq,
 		bufadd(vals, num, strlen(num) + 1);
 		return 1;
 	}
+	if (tok->field > a->n)
+		return 0;
 	if (tok->field > 0) {
-		modify(vals, tok->field > a->n ? "" : tok->fromend ?
-		    a->v[a->n - tok->field] : a->v[tok->field - 1], tok->mod);
+		modify(vals, tok->fromend ? a->v[a->n - tok->field] :
+		    a->v[tok->field - 1], tok->mod);
 		bufaddc(vals, '\0');
 		return 1;
 	}
@@ -505,7 +510,7 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 	struct buf words = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
 	const char *v;
 	size_t i, k, n, nwords = 0;
-	bool inword = false;
+	bool inword = t->quoted;	/* -q: even an empty word is one */
 	char **argv;
 
 	for (i = 0; i < t->n; i++) {
@@ -514,7 +519,7 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 				bufaddc(&words, '\0');
 				nwords++;
 			}
-			inword = false;
+			inword = t->quoted;
 			continue;
 		}
 		if (t->tok[i].kind == TEXT) {
@@ -540,4 +545,69 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 	free(words.s);
 	free(vals.s);
 	return argv;
+}
+
+/* Pass k (0 to 4) of GNU parallel's unquote_printf() at a backslash
+ * followed by p[0..n): if the pass replaces what follows, add the
+ * replacement to b and return the bytes it took, else return 0.  Passes
+ * 0-2 read \t, \n and \r; pass 3 reads \ddd and pass 4 \d, each d a
+ * decimal digit, as Perl reads them in a string: the leading octal digits
+ * make a byte (over 255: *wide is set) and the other digits stay. */
+static size_t
+unescape(struct buf *b, int k, const char *p, size_t n, bool *wide)
+{
+	size_t want = k == 3 ? 3 : 1, i, oct;
+	unsigned v = 0;
+
+	if (k < 3) {
+		if (n == 0 || p[0] != "tnr"[k])
+			return 0;
+		bufaddc(b, "\t\n\r"[k]);
+		return 1;
+	}
+	for (i = 0; i < want; i++)
+		if (i >= n || p[i] < '0' || p[i] > '9')
+			return 0;
+	for (oct = 0; oct < want && p[oct] <= '7'; oct++)
+		v = v * 8 + (unsigned)(p[oct] - '0');
+	if (oct > 0)
+		bufaddc(b, (char)v);
+	*wide |= v > 255;
+	bufadd(b, p + oct, want - oct);
+	return want;
+}
+
+char *
+unprintf(const char *s, const char **why)
+{
+	struct buf in = { NULL, 0, 0 }, out = { NULL, 0, 0 }, swap;
+	bool wide = false;
+	size_t i, took;
+	int k;
+
+	bufadds(&in, s);
+	/* One pass after another, as GNU parallel's substitutions: what one
+	 * makes, the next may read. */
+	for (k = 0; k < 5; k++) {
+		out.len = 0;
+		for (i = 0; i < in.len; i++) {
+			took = in.s[i] != '\\' ? 0 : unescape(&out, k,
+			    in.s + i + 1, in.len - i - 1, &wide);
+			if (took == 0)
+				bufaddc(&out, in.s[i]);
+			i += took;
+		}
+		swap = in;
+		in = out;
+		out = swap;
+	}
+	free(out.s);
+	*why = wide ? "has an octal escape over \\377, which is no byte" :
+	    in.len > 0 && memchr(in.s, '\0', in.len) != NULL ? "makes a NUL "
+	    "byte, which a tag cannot hold" : NULL;
+	if (*why != NULL) {
+		free(in.s);
+		return NULL;
+	}
+	return buftake(&in);
 }

@@ -69,6 +69,12 @@ bool shell_known(const char *path);
  * -v and --dry-run. */
 char *argv_text(char *const *argv);
 
+/* s with the escapes that GNU parallel reads in --tagstring replaced:
+ * \t, \n, \r, and octal bytes as \ddd and \d (Perl's way, in its order of
+ * passes).  Returns a malloc'd string, or NULL and sets *why (an error's
+ * words) if the result would hold a NUL or a character over \377. */
+char *unprintf(const char *s, const char **why);
+
 /* Add s to b quoted for kind. */
 struct buf;
 void quote(struct buf *b, const char *s, enum shellkind kind);

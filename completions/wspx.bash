@@ -1,32 +1,40 @@
 # bash completion for wspx(1)                                  -*- sh -*-
 #
 # Install as /usr/share/bash-completion/completions/wspx, or source it.
-# Before COMMAND: wspx's options, files after -a, --shell, --metrics and
-# --events, nothing after the other options that take a value, and
-# command names.  From
-# COMMAND on: the completion of COMMAND itself when bash-completion is
-# loaded, else file names.
+# Before COMMAND: wspx's options (GNU parallel's spellings too), files
+# after -a, --shell, --metrics and --events, directories after --tmpdir,
+# nothing after the other options that take a value, and command names.
+# From COMMAND on: the completion of COMMAND itself when bash-completion
+# is loaded, else file names.
 
 _wspx()
 {
 	# Every option, as `wspx --help` lists them (tests/cli/docs.bats
 	# checks these lists against it); then those that take a value, and
 	# those whose value is a file.
-	local opts='-a --arg-file -0 --null -d --delimiter --colsep
-	    -n --max-args -r --no-run-if-empty -I --shell -q --quote
-	    -j --jobs -P --max-procs --group
-	    --line-buffer -u --ungroup -k --keep-order --tag --tagstring
-	    --dry-run -v --verbose --term-timeout --no-status --progress
-	    --progress-interval --total --stats --metrics --events
-	    --version -h --help'
-	local argopts='-a --arg-file -d --delimiter --colsep -n --max-args
-	    -I --shell -j --jobs -P --max-procs --tagstring --term-timeout
-	    --progress-interval --total --metrics --events'
-	local fileopts='-a --arg-file --shell --metrics --events'
+	local opts='-a --arg-file --argfile -0 --null -d --delimiter
+	    -C --colsep --col-sep --trim -n --max-args --maxargs
+	    -r --no-run-if-empty --norunifempty -I -i --replace --shell
+	    -q --quote -j --jobs -P --max-procs --maxprocs --group
+	    --line-buffer --line-buffered --linebuffer --linebuffered --lb
+	    -u --ungroup -k --keep-order --keeporder --tag --tagstring
+	    --tag-string --dry-run --dryrun --dr -v -t --verbose
+	    --tmpdir --tempdir --term-timeout --no-status --progress
+	    --progress-interval --total --total-jobs --totaljobs --stats
+	    --metrics --events --will-cite --willcite --nn --nonotice
+	    --no-notice -V --version -h --help'
+	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
+	    --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs
+	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
+	    --tempdir --term-timeout --progress-interval --total
+	    --total-jobs --totaljobs --metrics --events'
+	local fileopts='-a --arg-file --argfile --shell --metrics --events'
+	local diropts='--tmpdir --tempdir'
 	local cur i k w cmd=0 needs=
 
 	argopts=" $(printf '%s ' $argopts)"
 	fileopts=" $fileopts "
+	diropts=" $diropts "
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 
@@ -55,6 +63,8 @@ _wspx()
 			# a bundle (-kv, -j4, -kj 4): its first option that
 			# takes a value takes the rest of it, or the next word
 			for ((k = 1; k < ${#w}; k++)); do
+				# -i's value, if any, is the rest of the word
+				[[ ${w:k:1} == i ]] && break
 				[[ $argopts == *" -${w:k:1} "* ]] || continue
 				((k == ${#w} - 1)) && ((i++))
 				break
@@ -73,6 +83,9 @@ _wspx()
 			if [[ $fileopts == *" $needs "* ]]; then
 				compopt -o filenames 2>/dev/null
 				COMPREPLY=($(compgen -f -- "$cur"))
+			elif [[ $diropts == *" $needs "* ]]; then
+				compopt -o filenames 2>/dev/null
+				COMPREPLY=($(compgen -d -- "$cur"))
 			fi
 			return 0	# a number or a string: nothing to offer
 		fi

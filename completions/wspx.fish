@@ -1,17 +1,19 @@
 # fish completion for wspx(1).  Install as wspx.fish in a directory of
 # $fish_complete_path (such as ~/.config/fish/completions).
 #
-# Before COMMAND: wspx's options (tests/cli/docs.bats checks them against
-# `wspx --help`), files after -a, --shell, --metrics and --events, nothing
-# after the other options that take a value (-x), and command names.  From COMMAND on:
-# COMMAND's own completion.
+# Before COMMAND: wspx's options, GNU parallel's spellings too
+# (tests/cli/docs.bats checks them against `wspx --help`), files after -a,
+# --shell, --metrics and --events, directories after --tmpdir, nothing
+# after the other options that take a value (-x), and command names.  From
+# COMMAND on: COMMAND's own completion.
 
 # The options that take a value, as separate words on the command line.
 function __wspx_value_options
-    printf '%s\n' -a --arg-file -d --delimiter --colsep -n --max-args -I \
-        --shell -j --jobs -P --max-procs --tagstring --term-timeout \
-        --progress-interval \
-        --total --metrics --events
+    printf '%s\n' -a --arg-file --argfile -d --delimiter -C --colsep \
+        --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs \
+        -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
+        --tempdir --term-timeout --progress-interval --total \
+        --total-jobs --totaljobs --metrics --events
 end
 
 # Whether the command line has not reached COMMAND yet.
@@ -35,6 +37,8 @@ function __wspx_before_command
                 # a bundle (-kv, -j4, -kj 4): its first option that
                 # takes a value takes the rest of it, or the next word
                 for c in (string split '' -- (string sub -s 2 -- $t))
+                    # -i's value, if any, is the rest of the word
+                    test $c = i; and break
                     if contains -- -$c $valopts
                         test -z (string split -m1 -- $c (string sub -s 2 -- $t))[2]
                         and set skip 1
@@ -50,33 +54,58 @@ end
 
 complete -c wspx -f
 complete -c wspx -n __wspx_before_command -s a -l arg-file -r -F -d "Read input from FILE (repeatable: cross product)"
+complete -c wspx -n __wspx_before_command -l argfile -r -F -d "Read input from FILE (repeatable: cross product)"
 complete -c wspx -n __wspx_before_command -s 0 -l null -d "Input records end with NUL, not newline"
 complete -c wspx -n __wspx_before_command -s d -l delimiter -x -d "Input records end with CHAR (\\n \\t \\0 \\r \\\\)"
-complete -c wspx -n __wspx_before_command -l colsep -x -d "Split records into fields {1} {2} ... at REGEX"
+complete -c wspx -n __wspx_before_command -s C -l colsep -x -d "Split records into fields {1} {2} ... at REGEX"
+complete -c wspx -n __wspx_before_command -l col-sep -x -d "Split records into fields {1} {2} ... at REGEX"
+complete -c wspx -n __wspx_before_command -l trim -x -a "n l r lr rl" -d "Trim blanks off fields (--colsep: lr)"
 complete -c wspx -n __wspx_before_command -s n -l max-args -x -d "Put N input records in each job"
+complete -c wspx -n __wspx_before_command -l maxargs -x -d "Put N input records in each job"
 complete -c wspx -n __wspx_before_command -s r -l no-run-if-empty -d "Skip input records that are empty or blank"
+complete -c wspx -n __wspx_before_command -l norunifempty -d "Skip input records that are empty or blank"
 complete -c wspx -n __wspx_before_command -s I -x -d "Use STR instead of {} for the argument"
+complete -c wspx -n __wspx_before_command -s i -l replace -d "The same as -I STR, STR in the same word (xargs -i)"
 complete -c wspx -n __wspx_before_command -l shell -r -F -d "Run commands that need a shell with PATH"
 complete -c wspx -n __wspx_before_command -s q -l quote -d "Run COMMAND's words as they are, no shell"
 complete -c wspx -n __wspx_before_command -s j -l jobs -x -d "Run N jobs at once: N, N%, +N, -N (0: one per CPU)"
 complete -c wspx -n __wspx_before_command -s P -l max-procs -x -d "The same as -j (xargs -P)"
+complete -c wspx -n __wspx_before_command -l maxprocs -x -d "The same as -j (xargs -P)"
 complete -c wspx -n __wspx_before_command -l group -d "Print each job's output whole when it ends (default)"
 complete -c wspx -n __wspx_before_command -l line-buffer -d "Print whole lines of output as they come"
+complete -c wspx -n __wspx_before_command -l line-buffered -d "Print whole lines of output as they come"
+complete -c wspx -n __wspx_before_command -l linebuffer -d "Print whole lines of output as they come"
+complete -c wspx -n __wspx_before_command -l linebuffered -d "Print whole lines of output as they come"
+complete -c wspx -n __wspx_before_command -l lb -d "Print whole lines of output as they come"
 complete -c wspx -n __wspx_before_command -s u -l ungroup -d "Let jobs write to the output directly"
 complete -c wspx -n __wspx_before_command -s k -l keep-order -d "Print output in input order"
+complete -c wspx -n __wspx_before_command -l keeporder -d "Print output in input order"
 complete -c wspx -n __wspx_before_command -l tag -d "Put the job's arguments before each line of its output"
 complete -c wspx -n __wspx_before_command -l tagstring -x -d "Put STR (with replacement strings) before each line"
+complete -c wspx -n __wspx_before_command -l tag-string -x -d "Put STR (with replacement strings) before each line"
 complete -c wspx -n __wspx_before_command -l dry-run -d "Print the commands, run nothing"
-complete -c wspx -n __wspx_before_command -s v -l verbose -d "Print each command to stderr as it starts"
+complete -c wspx -n __wspx_before_command -l dryrun -d "Print the commands, run nothing"
+complete -c wspx -n __wspx_before_command -l dr -d "Print the commands, run nothing"
+complete -c wspx -n __wspx_before_command -s v -d "Print each command on stdout, before its output"
+complete -c wspx -n __wspx_before_command -s t -l verbose -d "Print each command to stderr as it starts"
+complete -c wspx -n __wspx_before_command -l tmpdir -x -a "(__fish_complete_directories)" -d "Put temporary files in DIR"
+complete -c wspx -n __wspx_before_command -l tempdir -x -a "(__fish_complete_directories)" -d "Put temporary files in DIR"
 complete -c wspx -n __wspx_before_command -l term-timeout -x -d "After a signal, wait DUR before SIGKILL (default 2s)"
 complete -c wspx -n __wspx_before_command -l no-status -d "No status line on a terminal"
 complete -c wspx -n __wspx_before_command -l progress -d "Print a progress line every few seconds (off a terminal)"
 complete -c wspx -n __wspx_before_command -l progress-interval -x -d "Time between --progress lines (default 5s)"
 complete -c wspx -n __wspx_before_command -l total -x -d "Expect N jobs: progress and ETA before the input ends"
+complete -c wspx -n __wspx_before_command -l total-jobs -x -d "Expect N jobs: progress and ETA before the input ends"
+complete -c wspx -n __wspx_before_command -l totaljobs -x -d "Expect N jobs: progress and ETA before the input ends"
 complete -c wspx -n __wspx_before_command -l stats -d "Print the run's counters to stderr at exit"
 complete -c wspx -n __wspx_before_command -l metrics -r -F -d "Write the run's counters to FILE as JSON at exit"
 complete -c wspx -n __wspx_before_command -l events -r -F -d "Write a JSON line per job start and end to FILE (- stdout)"
-complete -c wspx -n __wspx_before_command -l version -d "Print the version and exit"
+complete -c wspx -n __wspx_before_command -l will-cite -d "No effect (for GNU parallel command lines)"
+complete -c wspx -n __wspx_before_command -l willcite -d "No effect (for GNU parallel command lines)"
+complete -c wspx -n __wspx_before_command -l nn -d "No effect (for GNU parallel command lines)"
+complete -c wspx -n __wspx_before_command -l nonotice -d "No effect (for GNU parallel command lines)"
+complete -c wspx -n __wspx_before_command -l no-notice -d "No effect (for GNU parallel command lines)"
+complete -c wspx -n __wspx_before_command -s V -l version -d "Print the version and exit"
 complete -c wspx -n __wspx_before_command -s h -l help -d "Print the help and exit"
 
 # COMMAND, then its arguments with its own completion.

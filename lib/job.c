@@ -539,6 +539,13 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 	int rc = 0;
 
 	setvars(s, job->seq, r->slot);
+	/* The command first in the job's own output, so that it goes with
+	 * it: grouped, tagged, in order. */
+	if (x->o.show_command && !x->o.dry_run) {
+		wspx__output_write(x->o.output, oj, 1, cmd->text,
+		    strlen(cmd->text));
+		wspx__output_write(x->o.output, oj, 1, "\n", 1);
+	}
 	if (x->o.dry_run) {
 		r->started = true;
 		x->o.ops->started(x->o.ctx, job, cmd);

@@ -84,6 +84,8 @@ struct wspx__exec_opts {
 	unsigned slots;			/* jobs running at once */
 	unsigned window;		/* jobs submitted and not finished */
 	bool dry_run;			/* show commands instead of running */
+	bool show_command;		/* write each command and a newline to
+					 * the job's stdout before it runs */
 	int in_fd;			/* the jobs' stdin */
 	char *const *env;		/* the jobs' environment, borrowed */
 	const sigset_t *ignore;		/* signals jobs keep ignored, or NULL;

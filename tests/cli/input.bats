@@ -137,3 +137,48 @@ load helper
 	wait $!
 	[ -e second ]
 }
+
+@test "--colsep trims white space off each field, as GNU parallel does" {
+	run "$WSPX" --colsep , -q printf '[%s]' {1} {2} ::: ' a , b '
+	[ "$output" = "[a][b]" ]
+	printf ' p , q \n' > in
+	run "$WSPX" -a in -C , -q printf '[%s]' {}
+	[ "$output" = "[p][q]" ]
+	run "$WSPX" --colsep , --tag echo x ::: ' a , b '
+	[ "$output" = "$(printf 'a b\tx a b')" ]
+}
+
+@test "--trim n, l, r, lr and rl, with --colsep or without" {
+	run "$WSPX" --trim n --colsep , -q printf '[%s]' {1} {2} ::: ' a , b '
+	[ "$output" = "[ a ][ b ]" ]
+	run "$WSPX" --trim l --colsep , -q printf '[%s]' {1} {2} ::: ' a , b '
+	[ "$output" = "[a ][b ]" ]
+	run "$WSPX" --trim r --colsep , -q printf '[%s]' {1} {2} ::: ' a , b '
+	[ "$output" = "[ a][ b]" ]
+	run "$WSPX" --trim rl --colsep , -q printf '[%s]' {1} {2} ::: ' a , b '
+	[ "$output" = "[a][b]" ]
+	run "$WSPX" --trim lr -q printf '[%s]' {1} {2} ::: ' x ' ::: ' y '
+	[ "$output" = "[x][y]" ]
+	run "$WSPX" -q printf '[%s]' {} ::: ' a b '
+	[ "$output" = "[ a b ]" ]
+	printf '  echo  a  \n' > in
+	run "$WSPX" --trim lr --dry-run -a in
+	[ "$output" = "echo  a" ]
+}
+
+@test "--trim takes off ASCII white space only, whatever the locale" {
+	printf '\t\v\f\r a\302\240\205 \r\n' > in
+	"$WSPX" --trim lr -q printf '[%s]' < in > out
+	printf '[a\302\240\205]' | cmp - out
+	LC_ALL=C.UTF-8 "$WSPX" --trim lr -q printf '[%s]' < in > out
+	printf '[a\302\240\205]' | cmp - out
+}
+
+@test "--trim with a bad value, or none, is an error that names it" {
+	run "$WSPX" --trim x echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--trim: 'x' is not n, l, r, lr or rl"* ]]
+	run "$WSPX" --trim
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--trim needs a value"* ]]
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# --dry-run, -v, --version, --help.
+# --dry-run, -v, -t, --version, --help.
 
 load helper
 
@@ -15,10 +15,34 @@ load helper
 	[ "$output" = "echo 'it'\\''s' | wc -c" ]
 }
 
-@test "-v prints each command to stderr as it starts" {
-	"$WSPX" -v -k echo ::: a b > out 2> err
+@test "-t and --verbose print each command to stderr as it starts" {
+	"$WSPX" -t -k echo ::: a b > out 2> err
 	[ "$(cat out)" = "$(printf 'a\nb')" ]
 	[ "$(sort err)" = "$(printf 'echo a\necho b')" ]
+	"$WSPX" --verbose -j1 --tag echo ::: a b > out 2> err
+	[ "$(cat out)" = "$(printf 'a\ta\nb\tb')" ]
+	[ "$(cat err)" = "$(printf 'echo a\necho b')" ]
+	"$WSPX" -t --dry-run echo ::: a b > out 2> err
+	[ "$(cat out)" = "$(printf 'echo a\necho b')" ]
+	[ "$(sort err)" = "$(printf 'echo a\necho b')" ]
+}
+
+@test "-v prints each command on stdout, just before its output" {
+	"$WSPX" -v -j1 echo ::: a b > out 2> err
+	[ "$(cat out)" = "$(printf 'echo a\na\necho b\nb')" ]
+	[ ! -s err ]
+	run "$WSPX" -v -k -j4 echo ::: a b c d e f
+	[ "$output" = "$(printf 'echo %s\n%s\n' a a b b c c d d e e f f)" ]
+	"$WSPX" -v -k --tag 'echo o; echo e >&2' ::: a b > out 2> err
+	printf 'a\techo o; echo e >&2 a\na\to\nb\techo o; echo e >&2 b\nb\to\n' |
+	    cmp - out
+	[ "$(cat err)" = "$(printf 'a\te a\nb\te b')" ]
+	run "$WSPX" -v -u echo ::: a
+	[ "$output" = "$(printf 'echo a\na')" ]
+	run "$WSPX" -v --dry-run -k echo ::: a b
+	[ "$output" = "$(printf 'echo a\necho b')" ]
+	run "$WSPX" -vt -j1 echo ::: a
+	[ "$output" = "$(printf 'echo a\necho a\na')" ]
 }
 
 @test "--version and --help" {

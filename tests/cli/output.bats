@@ -188,3 +188,50 @@ SH
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--tag"* ]]
 }
+
+@test "--tagstring reads \\t, \\n, \\r and octal escapes, as GNU parallel does" {
+	run "$WSPX" --tagstring 'a\tb' echo ::: x
+	[ "$output" = "$(printf 'a\tb\tx')" ]
+	"$WSPX" --tagstring '\101\12\181\9\r\\t' echo ::: x > out
+	printf 'A\0012\00181\071\r\\\t\tx\n' | cmp - out
+	run "$WSPX" --tagstring '<{}>\n' echo ::: 'a\tb'
+	[ "$output" = "$(printf '<a\\tb>\n\ta\\tb')" ]
+	run "$WSPX" --tagstring '\173}' echo ::: x
+	[ "$output" = "$(printf 'x\tx')" ]
+}
+
+@test "a --tagstring that would hold a NUL or no byte is an error" {
+	run "$WSPX" --tagstring 'a\0' echo ::: x
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--tagstring: 'a\\0' makes a NUL byte"* ]]
+	run "$WSPX" --tag-string '\400' echo ::: x
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--tag-string: '\\400' has an octal escape over"* ]]
+}
+
+@test "--tmpdir is where output waits, and the jobs' TMPDIR" {
+	mkdir spill
+	# Job 2 ends while job 1 waits for it: -k keeps job 2's 2 MB, past
+	# the memory share, in a file; $TMPDIR would be no place for it.
+	TMPDIR=$PWD/no-such-dir "$WSPX" --tmpdir "$PWD/spill" -k -j2 \
+	    'if [ {} = 1 ]; then while [ ! -e two ]; do sleep 0.01; done; fi
+	    head -c 2000000 /dev/zero; [ {} = 1 ] || touch two' \
+	    ::: 1 2 2> err | wc -c > count
+	[ "$(cat count)" -eq 4000000 ]
+	[ ! -s err ]
+	run "$WSPX" --tmpdir "$PWD/spill" 'echo "$TMPDIR" {}' ::: a
+	[ "$output" = "$PWD/spill a" ]
+	run "$WSPX" --tempdir=spill 'echo "$TMPDIR" {}' ::: a
+	[ "$output" = "spill a" ]
+}
+
+@test "a --tmpdir that cannot be used is an error before any job" {
+	run "$WSPX" --tmpdir no-such-dir touch ran ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--tmpdir: 'no-such-dir' cannot be used: No such file or directory"* ]]
+	touch file
+	run "$WSPX" --tmpdir file touch ran ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--tmpdir: 'file' is not a directory"* ]]
+	[ ! -e ran ]
+}

@@ -68,3 +68,60 @@ load helper
 	run "$WSPX" -q --dry-run printf '%s|' a{}b ::: 'x y'
 	[ "$output" = "printf '%s|' 'ax yb'" ]
 }
+
+@test "-q keeps the text around a replacement string, blanks and all" {
+	run "$WSPX" -q printf '[%s]' 'pre {} post' ::: x
+	[ "$output" = "[pre x post]" ]
+	run "$WSPX" -q sh -c 'echo {} | tr a-z A-Z' ::: hello
+	[ "$output" = HELLO ]
+	run "$WSPX" -q printf '[%s]' '  a {} b  ' ::: x
+	[ "$output" = "[  a x b  ]" ]
+	run "$WSPX" -q --dry-run printf '[%s]' 'pre {} post' ::: x
+	[ "$output" = "printf '[%s]' 'pre x post'" ]
+}
+
+@test "-q passes an empty word as an empty argument" {
+	run "$WSPX" -q printf '[%s]' '' '' x ::: 'a b'
+	[ "$output" = "[][][x][a b]" ]
+}
+
+# A program that prints each of its arguments in <>, run without a shell.
+argsprog() {
+	printf '#!/bin/sh\nfor a; do printf "<%%s>" "$a"; done\n' > args
+	chmod +x args
+}
+
+@test "a field past the last one is no argument, run directly" {
+	argsprog
+	run "$WSPX" --colsep , ./args {1} {2} {3} ::: a,b
+	[ "$output" = "<a><b>" ]
+	run "$WSPX" --colsep , ./args x{3}y {1} ::: a,b
+	[ "$output" = "<xy><a>" ]
+	run "$WSPX" -n 2 -k ./args {1} {2} {3} ::: a b c
+	[ "$output" = "<a><b><c>" ]
+	echo data > from
+	run "$WSPX" --colsep , cp {1} {2} {3} ::: from,to
+	[ "$status" -eq 0 ]
+	[ "$(cat to)" = data ]
+}
+
+@test "a field past the last one is no argument, run by a shell" {
+	run "$WSPX" --colsep , 'printf "<%s>" {1} {3} {2} | cat' ::: a,b
+	[ "$output" = "<a><b>" ]
+	run "$WSPX" --colsep , --dry-run 'printf "<%s>" {1} {3} {2} | cat' ::: a,b
+	[ "$output" = 'printf "<%s>" a  b | cat' ]
+	run "$WSPX" --colsep , 'printf "<%s>" x{3}y {1} | cat' ::: a,b
+	[ "$output" = "<xy><a>" ]
+	run "$WSPX" --colsep , 'printf "<%s>" {3.} {3/} {3//} {3/.} {1} | cat' ::: a,b
+	[ "$output" = "<a>" ]
+}
+
+@test "a field past the last one: with -q an empty argument; {-n} too" {
+	run "$WSPX" --colsep , -q printf '<%s>' {1} {2} {3} ::: a,b
+	[ "$output" = "<a><b><>" ]
+	run "$WSPX" --colsep , -q printf '<%s>' '{3} {3}' ::: a,b
+	[ "$output" = "< >" ]
+	argsprog
+	run "$WSPX" --colsep , ./args {-3} {-1} ::: a,b
+	[ "$output" = "<b>" ]
+}
