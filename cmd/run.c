@@ -1,8 +1,8 @@
 /*
  * A run of wspx: the main thread reads the input and submits jobs in
  * batches as the executor's window allows; the executor (lib/job.c) runs
- * them on the two pools and calls back here to build each command and to
- * count each result; the signal thread (signals.c) turns signals, and a
+ * them on the two pools and calls back here to build each command (with
+ * command.c) and to count each result; the signal thread (signals.c) turns signals, and a
  * failed write of the output, into a stop of the executor.
  *
  * Ending.  When every job has been reaped: a run stopped by signal N ends
@@ -30,16 +30,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "events.h"
 #include "job.h"
 #include "proc.h"
 #include "progpath.h"
 #include "running.h"
-#include "shell.h"
 #include "signals.h"
 #include "stats.h"
 #include "status.h"
-#include "template.h"
 #include "thread.h"
 #include "util.h"
 #include "wspx.h"
@@ -65,20 +64,9 @@ struct cmdjob {
 	bool nobash;		/* its exported function has no bash */
 };
 
-/* When an exported bash function decides a job's shell. */
-enum funcs {
-	FUNCS_NEVER,		/* no function exported, or not COMMAND's */
-	FUNCS_ALWAYS,		/* COMMAND's literal first word is one */
-	FUNCS_PERJOB		/* the first word comes from the input */
-};
-
 struct run {
 	struct config *c;
-	struct template *cmd;	/* NULL: each input line is a command */
-	struct template *tag;	/* --tagstring */
-	struct shell shell;	/* for command lines (shell.c) */
-	enum funcs funcs;
-	const struct shell *funcsh;	/* FUNCS_ALWAYS: bash, or NULL */
+	struct commands *cmds;	/* the jobs' commands and tags */
 	struct wspx__output *out;
 	struct wspx__exec *x;
 	struct wspx_pool *pool;
@@ -93,148 +81,20 @@ struct run {
 	struct signals *signals;
 };
 
-/* argv to run line with sh. */
-static char **
-shellargv(const struct shell *sh, const char *line)
-{
-	struct buf words = { NULL, 0, 0 };
-	char **argv;
-	size_t n = 3;
-
-	bufadd(&words, sh->path, strlen(sh->path) + 1);
-	if (sh->applet != NULL) {
-		bufadd(&words, sh->applet, strlen(sh->applet) + 1);
-		n++;
-	}
-	bufadd(&words, "-c", 3);
-	bufadd(&words, line, strlen(line) + 1);
-	argv = packwords(&words, n);
-	free(words.s);
-	return argv;
-}
-
-/* Run cmd->text with sh. */
-static void
-inshell(const struct shell *sh, struct wspx__cmd *cmd)
-{
-	cmd->argv = shellargv(sh, cmd->text);
-	cmd->search = strchr(sh->path, '/') == NULL;
-}
-
-/* The fields joined with spaces: a whole command, or a --tag. */
-static char *
-joinargs(const struct args *a)
-{
-	struct buf b = { NULL, 0, 0 };
-	size_t i;
-
-	for (i = 0; i < a->n; i++) {
-		if (i > 0)
-			bufaddc(&b, ' ');
-		bufadds(&b, a->v[i]);
-	}
-	return buftake(&b);
-}
-
-/* The bash for job j if its command, whose first word begins s (a whole
- * command line if line, else the word), is an exported bash function; else
- * NULL.  A function with no bash to run it marks j to fail. */
-static const struct shell *
-funcshell(struct run *r, struct cmdjob *j, const char *s, bool line)
-{
-	const struct shell *bash = r->funcsh;
-	size_t n;
-
-	if (r->funcs == FUNCS_NEVER)
-		return NULL;
-	if (r->funcs == FUNCS_PERJOB) {
-		if (line)
-			s = shell_firstword(s, &n);
-		else
-			n = strlen(s);
-		if (!shell_function(s, n, &bash))
-			return NULL;
-	}
-	j->nobash = bash == NULL;
-	return bash;
-}
-
-/* The command of a job with no COMMAND: its input is the command line,
- * run as it is. */
-static void
-linecommand(struct run *r, struct cmdjob *j, struct wspx__cmd *cmd)
-{
-	const struct shell *sh;
-
-	cmd->text = joinargs(&j->args);
-	sh = funcshell(r, j, cmd->text, true);
-	if (sh == NULL && line_needs_shell(cmd->text))
-		sh = &r->shell;
-	if (sh != NULL) {
-		inshell(sh, cmd);
-	} else {
-		cmd->argv = line_argv(cmd->text);
-		cmd->search = true;
-	}
-}
-
-/* The command of a job of COMMAND: a shell line with the values quoted for
- * the shell that runs it, or an argv; in bash for an exported function. */
-static void
-templatecommand(struct run *r, struct cmdjob *j, unsigned slot,
-    struct wspx__cmd *cmd)
-{
-	const struct shell *sh;
-
-	if (template_needs_shell(r->cmd)) {
-		cmd->text = template_line(r->cmd, &j->args, j->ej.seq, slot,
-		    true, r->shell.kind);
-		sh = funcshell(r, j, cmd->text, true);
-		if (sh != NULL && sh->kind != r->shell.kind) {
-			free(cmd->text);
-			cmd->text = template_line(r->cmd, &j->args, j->ej.seq,
-			    slot, true, sh->kind);
-		}
-		inshell(sh != NULL ? sh : &r->shell, cmd);
-		return;
-	}
-	cmd->argv = template_argv(r->cmd, &j->args, j->ej.seq, slot);
-	cmd->text = argv_text(cmd->argv);
-	cmd->search = true;
-	/* (argv_text() quotes each word for bash, a POSIX shell) */
-	if (cmd->argv[0] != NULL &&
-	    (sh = funcshell(r, j, cmd->argv[0], false)) != NULL) {
-		free(cmd->argv);
-		inshell(sh, cmd);
-	}
-}
-
 static int
 prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
     struct wspx__cmd *cmd)
 {
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
-	struct buf tag = { NULL, 0, 0 };
-	char *t;
+	int rc;
 
-	if (r->cmd == NULL)
-		linecommand(r, j, cmd);
-	else
-		templatecommand(r, j, slot, cmd);
-	if (r->c->tag || r->tag != NULL) {
-		t = r->tag != NULL ? template_line(r->tag, &j->args, ej->seq,
-		    slot, false, r->shell.kind) : joinargs(&j->args);
-		bufadds(&tag, t);
-		bufaddc(&tag, '\t');
-		free(t);
-		j->tag = buftake(&tag);
-		ej->tag = j->tag;
-	}
-	if (cmd->search && cmd->argv[0] != NULL)
-		cmd->file = progpath(cmd->argv[0]);
+	rc = commands_build(r->cmds, &j->args, ej->seq, slot, cmd,
+	    &j->nobash);
+	j->tag = commands_tag(r->cmds, &j->args, ej->seq, slot);
+	ej->tag = j->tag;
 	j->cmdtext = xstrdup(cmd->text);
-	return j->nobash ? -ENOENT : 0;
+	return rc;
 }
 
 static void
@@ -525,43 +385,6 @@ startstatus(struct run *r)
 	r->status = status_start(&so);
 }
 
-/* When exported bash functions decide the jobs' shell: once for COMMAND
- * whose first word is literal text (no '{' that could start a replacement
- * string, no -I string), else per job. */
-static void
-funcsmode(struct run *r, const struct config *c)
-{
-	struct buf line = { NULL, 0, 0 };
-	const char *w;
-	char *word;
-	size_t i, n;
-
-	r->funcs = shell_any_function() ? FUNCS_PERJOB : FUNCS_NEVER;
-	if (r->funcs == FUNCS_NEVER || c->ncommand == 0)
-		return;
-	for (i = 0; i < c->ncommand; i++) {
-		if (i > 0)
-			bufaddc(&line, ' ');
-		bufadds(&line, c->command[i]);
-	}
-	/* with -q, COMMAND's first word is the program's name, whole */
-	if (c->quote) {
-		w = c->command[0];
-		n = strlen(w);
-	} else {
-		w = shell_firstword(line.s, &n);
-	}
-	word = xmalloc(n + 1);
-	memcpy(word, w, n);
-	word[n] = '\0';
-	if (strchr(word, '{') == NULL && (c->plain == NULL ||
-	    strstr(word, c->plain) == NULL))
-		r->funcs = shell_function(word, n, &r->funcsh) ?
-		    FUNCS_ALWAYS : FUNCS_NEVER;
-	free(word);
-	free(line.s);
-}
-
 /* Files wspx keeps open besides the jobs' (std fds, /dev/null, pipes
  * of its own, reports), and what each running job needs at most: two
  * pipes while it starts, then their read ends and two spill files. */
@@ -594,7 +417,7 @@ fitfiles(struct config *c)
 	c->jobs = fit;
 }
 
-/* Everything the run needs before the first job: templates, signals,
+/* Everything the run needs before the first job: commands, signals,
  * /dev/null for the jobs' stdin, the input, the output, the pools and the
  * executor, and the signal thread. */
 static void
@@ -611,14 +434,8 @@ setup(struct run *r, struct config *c)
 		atomic_store_explicit(&r->stats.total, c->total,
 		    memory_order_relaxed);
 	progpath_init(getenv("PATH"));
-	shell_choose(&r->shell, c->shell);
-	shell_functions_init(environ, &r->shell);
-	funcsmode(r, c);
+	r->cmds = commands_new(c);
 	fitfiles(c);
-	r->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
-	    c->plain, c->quote, true) : NULL;
-	r->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
-	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
 	r->signals = signals_new(c->termtimeout);
 	/* Write errors are reported, not deaths (the jobs get the actions
 	 * wspx was started with back). */
@@ -702,9 +519,7 @@ teardown(struct run *r)
 	input_close(r->in);
 	wspx__output_free(r->out);
 	running_free(r->running);
-	template_free(r->cmd);
-	template_free(r->tag);
-	shell_fini();
+	commands_free(r->cmds);
 	progpath_fini();
 	close(r->devnull);
 	signals_free(r->signals);
