@@ -260,11 +260,13 @@ readloop(struct run *r, struct input *in)
 		    memory_order_relaxed);
 }
 
-/* Jobs between being read and having finished. */
+/* Jobs between being read and having finished.  A dry run's jobs take no
+ * slot and end at once: a wide window lets the reader and the worker run
+ * through thousands of jobs between two wake-ups of each other. */
 static unsigned
 window(const struct config *c)
 {
-	return 4 * c->jobs + 64;
+	return 4 * c->jobs + (c->dryrun ? 4096 : 64);
 }
 
 /* Each stream's share of the output budget: the jobs that can hold output
@@ -297,6 +299,8 @@ newoutput(struct run *r, const struct config *c, bool eventsout)
 	memset(&o, 0, sizeof(o));
 	o.mode = c->mode;
 	o.keep_order = c->keep || c->dryrun;
+	/* a dry run's lines go out in blocks, at once when it waits */
+	o.hold = c->dryrun;
 	/* --events -: stdout is for events, the jobs' output goes to stderr */
 	o.out_fd = eventsout ? STDERR_FILENO : STDOUT_FILENO;
 	o.err_fd = STDERR_FILENO;

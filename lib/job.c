@@ -14,6 +14,9 @@
  *     complete(): the caller's `finished`, and the job leaves the window so
  *     the submitting thread may add one more.
  *
+ * A dry run's job only shows its command: route() runs it in place, on
+ * the worker, with no blocking thread (dryrun()).
+ *
  * Each job thus runs exactly once in the work-stealing pool (its executed
  * count is the number of jobs), and a job is handed over only after its own
  * run there, so its memory is never in the pool once it has finished.  The
@@ -246,8 +249,13 @@ complete(struct wspx__execjob *job)
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	if (--x->inflight == x->o.window / 2)
 		WSPX_MUST(pthread_cond_signal(&x->room));
-	if (x->inflight == 0)
+	if (x->inflight == 0) {
+		/* Caught up with the input: what a dry run staged is shown
+		 * now, before a waiter can see the output's error. */
+		if (x->o.dry_run)
+			wspx__output_flush(x->o.output);
 		WSPX_MUST(pthread_cond_broadcast(&x->idle));
+	}
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 }
 
@@ -281,6 +289,22 @@ handover(struct wspx__exec *x, struct wspx__execjob *job,
 	return rc;
 }
 
+static void runjob(struct wspx__exec *x, struct wspx__execjob *job);
+
+/* A job of a dry run only shows its command: it runs on the work-stealing
+ * worker, in place, as an in-process job, with no thread to wait for and
+ * no slot to wait for: its slot number is the one it would have if the
+ * jobs took the slots in turn. */
+static void
+dryrun(struct wspx__execjob *job)
+{
+	struct wspx__exec *x = job->x;
+
+	job->result.slot = (unsigned)((job->seq - 1) % x->o.slots) + 1;
+	runjob(x, job);
+	complete(job);
+}
+
 /* A job's run in the work-stealing pool: mark it ready, and hand over the
  * ready jobs at the head of the queue.  Those a stop or a failure keeps
  * from the blocking pool finish here, with that error. */
@@ -293,6 +317,10 @@ route(struct wspx_worker *w, struct wspx_job *wj)
 	int rc = 0;
 
 	(void)w;
+	if (x->o.dry_run) {
+		dryrun(job);
+		return;
+	}
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	job->ready = true;
 	first = x->head;
@@ -527,6 +555,17 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 	return rc;
 }
 
+/* Write the command and a newline into the job's stdout: for a dry run,
+ * and before the job's own output with show_command, so that it goes with
+ * it (grouped, tagged, in order). */
+static void
+showcommand(struct wspx__exec *x, const struct wspx__cmd *cmd,
+    struct wspx__outjob *oj)
+{
+	wspx__output_write(x->o.output, oj, 1, cmd->text, strlen(cmd->text));
+	wspx__output_write(x->o.output, oj, 1, "\n", 1);
+}
+
 /* Run cmd: dry run, or spawn, pump and reap.  Returns 0, or the -errno
  * that kept it from starting. */
 static int
@@ -536,34 +575,29 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 	struct wspx__result *r = &job->result;
 	struct slot *s = &x->slots[r->slot - 1];
 	struct pollfd pf[2];
-	int rc = 0;
+	int rc;
 
-	setvars(s, job->seq, r->slot);
-	/* The command first in the job's own output, so that it goes with
-	 * it: grouped, tagged, in order. */
-	if (x->o.show_command && !x->o.dry_run) {
-		wspx__output_write(x->o.output, oj, 1, cmd->text,
-		    strlen(cmd->text));
-		wspx__output_write(x->o.output, oj, 1, "\n", 1);
-	}
 	if (x->o.dry_run) {
 		r->started = true;
 		x->o.ops->started(x->o.ctx, job, cmd);
-		wspx__output_write(x->o.output, oj, 1, cmd->text,
-		    strlen(cmd->text));
-		wspx__output_write(x->o.output, oj, 1, "\n", 1);
-	} else if ((rc = spawnjob(x, s, cmd, pf, &r->pid)) == 0) {
-		r->started = true;
-		x->o.ops->started(x->o.ctx, job, cmd);
-		wspx__pump(x->o.output, oj, pf, r->pid);
-		wspx__proc_exited(r->pid, true);
-		unregister(x, s);
-		wspx__proc_reap(r->pid, &r->status);
+		showcommand(x, cmd, oj);
+		return 0;
 	}
-	return rc;
+	if (x->o.show_command)
+		showcommand(x, cmd, oj);
+	setvars(s, job->seq, r->slot);
+	if ((rc = spawnjob(x, s, cmd, pf, &r->pid)) != 0)
+		return rc;
+	r->started = true;
+	x->o.ops->started(x->o.ctx, job, cmd);
+	wspx__pump(x->o.output, oj, pf, r->pid);
+	wspx__proc_exited(r->pid, true);
+	unregister(x, s);
+	wspx__proc_reap(r->pid, &r->status);
+	return 0;
 }
 
-/* On a blocking thread: take a slot, build the command, run it. */
+/* Build the command of job, which has its slot, and run it. */
 static void
 runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
@@ -572,7 +606,6 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	struct wspx__outjob *oj;
 	int64_t t0;
 
-	r->slot = takeslot(x);
 	if (stopping(x))
 		r->error = -ECANCELED;
 	else
@@ -592,7 +625,6 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	}
 	free(cmd.argv);
 	free(cmd.text);
-	giveslot(x, r->slot);
 }
 
 static void
@@ -601,9 +633,12 @@ runtask(struct wspx_task *task, int status)
 	struct wspx__execjob *job;
 
 	job = wspx_container_of(task, struct wspx__execjob, task);
-	if (status != 0)
+	if (status != 0) {
 		job->result.error = status;
-	else
+	} else {
+		job->result.slot = takeslot(job->x);
 		runjob(job->x, job);
+		giveslot(job->x, job->result.slot);
+	}
 	complete(job);
 }

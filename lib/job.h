@@ -75,15 +75,19 @@ struct wspx__exec_ops {
 	/* job is over: ran, failed to start, or was skipped by a stop (then
 	 * result.started is false and result.error is -ECANCELED).  Called
 	 * once, on the blocking thread that ran it (or, if it never reached
-	 * one, a work-stealing worker), possibly on several threads at once;
-	 * job is the caller's again. */
+	 * one, and for every job of a dry run, a work-stealing worker),
+	 * possibly on several threads at once; job is the caller's again. */
 	void (*finished)(void *ctx, struct wspx__execjob *job);
 };
 
 struct wspx__exec_opts {
 	unsigned slots;			/* jobs running at once */
 	unsigned window;		/* jobs submitted and not finished */
-	bool dry_run;			/* show commands instead of running */
+	bool dry_run;			/* show commands instead of running:
+					 * in place, on the work-stealing
+					 * pool; slot numbers in turn; the
+					 * output (opened with hold) is
+					 * flushed when none is in flight */
 	bool show_command;		/* write each command and a newline to
 					 * the job's stdout before it runs */
 	int in_fd;			/* the jobs' stdin */

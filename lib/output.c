@@ -21,6 +21,12 @@
  * reader of stdout is gone) stops all printing; collecting goes on, so the
  * reader threads never block, and the error is reported to every caller.
  *
+ * Staging.  What is printed is staged, up to STAGE bytes for one fd, and
+ * written when the lock is let go: one write per job's output or line.
+ * With opts.hold it stays staged until the stage is full or the owner
+ * calls wspx__output_flush(): for many tiny outputs in a row (a dry run),
+ * one write for thousands of them.
+ *
  * Status line.  With a status line (wspx__output_status_start()), every
  * write to a terminal that shares the status line's screen is preceded by
  * erasing the status line, and once the lock is let go the line is drawn
@@ -169,11 +175,13 @@ flush(struct wspx__output *o)
 	o->nstage = 0;
 }
 
-/* Print what is staged, draw the status line again, let go of the lock. */
+/* Print what is staged (unless held: opts.hold), draw the status line
+ * again, let go of the lock. */
 static void
 letgo(struct wspx__output *o)
 {
-	flush(o);
+	if (!o->opts.hold)
+		flush(o);
 	showstatus(o);
 	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
@@ -612,6 +620,14 @@ wspx__output_close(struct wspx__output *o, struct wspx__outjob *j)
 	}
 	letgo(o);
 	return wspx__output_error(o);
+}
+
+void
+wspx__output_flush(struct wspx__output *o)
+{
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	flush(o);
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
 int

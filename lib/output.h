@@ -22,6 +22,8 @@ enum wspx_outmode {
 struct wspx__output_opts {
 	enum wspx_outmode mode;
 	bool keep_order;	/* print in sequence order, head live */
+	bool hold;		/* keep printed bytes staged until the stage
+				 * is full or wspx__output_flush() */
 	int out_fd;		/* where jobs' stdout goes */
 	int err_fd;		/* where jobs' stderr and notes go */
 	size_t spill;		/* bytes per stream kept in memory; 0: 128 KiB */
@@ -70,6 +72,9 @@ void wspx__output_commit(struct wspx__outjob *j, int stream, size_t n);
 /* The job ended: print what is left of its output, now or when its turn
  * comes, and free j.  Returns 0 or the error that stopped output. */
 int wspx__output_close(struct wspx__output *o, struct wspx__outjob *j);
+
+/* Write out what is staged (opts.hold).  Any thread. */
+void wspx__output_flush(struct wspx__output *o);
 
 /* Print a message of wspx's own (a command for -v, an error) to the
  * error fd, between jobs' output.  Returns 0 or -errno. */
