@@ -35,12 +35,12 @@ LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/job.o \
 LIBPIC = lib/blocking.po lib/deque.po lib/error.po lib/forkjoin.po \
 	lib/job.po lib/output.po lib/pool.po lib/proc.po lib/pump.po \
 	lib/sleep.po lib/stack.po lib/thread.po
-CMDHDR = cmd/command.h cmd/events.h cmd/input.h cmd/progpath.h cmd/run.h cmd/running.h \
-	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h \
-	cmd/util.h
-CMDOBJ = cmd/command.o cmd/events.o cmd/input.o cmd/main.o cmd/progpath.o cmd/run.o \
-	cmd/running.o cmd/shell.o cmd/signals.o cmd/stats.o cmd/status.o \
-	cmd/template.o cmd/util.o
+CMDHDR = cmd/command.h cmd/events.h cmd/input.h cmd/options.h \
+	cmd/optvalue.h cmd/progpath.h cmd/run.h cmd/running.h cmd/shell.h \
+	cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h cmd/util.h
+CMDOBJ = cmd/command.o cmd/events.o cmd/input.o cmd/main.o cmd/options.o \
+	cmd/optvalue.o cmd/progpath.o cmd/run.o cmd/running.o cmd/shell.o \
+	cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/job
 EXAMPLES = examples/forkjoin

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { EXIT_ERROR = 255 };	/* matches EXIT_USAGE in main.c */
+enum { EXIT_ERROR = 255 };	/* matches EXIT_USAGE in run.h */
 
 static void
 vwarn(const char *fmt, va_list ap)

@@ -1,0 +1,409 @@
+/*
+ * wspx's options: the table that describes them, --help written from it,
+ * and the parsing of argv's options into struct config.  Long options may
+ * be shortened to any prefix that names one option (as Getopt::Long, which
+ * GNU parallel uses, allows); short ones may be bundled ("-kv", "-j4").
+ * One table describes every option and also writes --help, which a test
+ * compares with wspx(1) and the completions.  The values themselves are
+ * read by optvalue.c.
+ */
+#include "options.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "optvalue.h"
+#include "run.h"
+#include "util.h"
+#include "wspx.h"
+
+enum optid {
+	O_ARGFILE, O_NULL, O_DELIM, O_COLSEP, O_TRIM, O_MAXARGS, O_REPLACE,
+	O_REPLACEOPT, O_SHELL, O_QUOTE, O_JOBS, O_NORUNEMPTY, O_GROUP,
+	O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG, O_TAGSTRING, O_DRYRUN, O_SHOWCMD,
+	O_VERBOSE, O_TMPDIR, O_TERMTIMEOUT, O_NOSTATUS, O_PROGRESS,
+	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_WILLCITE,
+	O_VERSION, O_HELP
+};
+
+/* An entry with no help is another spelling (GNU parallel's) of the
+ * option before it, which --help says.  A value
+ * name in brackets ("[=STR]") is optional, and given only in the same word
+ * ("-iSTR", "--replace=STR"), as with xargs. */
+static const struct option {
+	char shortname;		/* 0 if none */
+	const char *longname;	/* NULL if none */
+	const char *arg;	/* the value's name, or NULL */
+	enum optid id;
+	const char *help;	/* NULL: a spelling of the option before */
+} options[] = {
+	{ 'a', "arg-file", "FILE", O_ARGFILE, "read input from FILE "
+	    "(repeatable: cross product)" },
+	{ 0, "argfile", "FILE", O_ARGFILE, NULL },
+	{ '0', "null", NULL, O_NULL, "input records end with NUL, not "
+	    "newline" },
+	{ 'd', "delimiter", "CHAR", O_DELIM, "input records end with CHAR "
+	    "(or \\n \\t \\0 \\r \\\\)" },
+	{ 'C', "colsep", "REGEX", O_COLSEP, "split records into fields {1} "
+	    "{2} ... at REGEX" },
+	{ 0, "col-sep", "REGEX", O_COLSEP, NULL },
+	{ 0, "trim", "HOW", O_TRIM, "trim blanks off fields: n, l, r or lr "
+	    "(--colsep: lr)" },
+	{ 'n', "max-args", "N", O_MAXARGS, "put N input records in each job" },
+	{ 0, "maxargs", "N", O_MAXARGS, NULL },
+	{ 'r', "no-run-if-empty", NULL, O_NORUNEMPTY, "skip input records "
+	    "that are empty or blank" },
+	{ 0, "norunifempty", NULL, O_NORUNEMPTY, NULL },
+	{ 'I', NULL, "STR", O_REPLACE, "use STR instead of {} for the "
+	    "argument" },
+	{ 'i', "replace", "[=STR]", O_REPLACEOPT, "the same as -I STR (xargs "
+	    "-i); no STR: {}" },
+	{ 0, "shell", "PATH", O_SHELL, "run commands that need a shell with "
+	    "PATH (default: calling shell)" },
+	{ 'q', "quote", NULL, O_QUOTE, "run COMMAND's words as they are, one "
+	    "argument each, no shell" },
+	{ 'j', "jobs", "N", O_JOBS, "run N jobs at once: N, N%, +N, -N of "
+	    "the CPUs (0: one per CPU)" },
+	{ 'P', "max-procs", "N", O_JOBS, "the same as -j (xargs -P)" },
+	{ 0, "maxprocs", "N", O_JOBS, NULL },
+	{ 0, "group", NULL, O_GROUP, "print each job's output whole when it "
+	    "ends (default)" },
+	{ 0, "line-buffer", NULL, O_LINEBUF, "print whole lines of output as "
+	    "they come" },
+	{ 0, "line-buffered", NULL, O_LINEBUF, NULL },
+	{ 0, "linebuffer", NULL, O_LINEBUF, NULL },
+	{ 0, "linebuffered", NULL, O_LINEBUF, NULL },
+	{ 0, "lb", NULL, O_LINEBUF, NULL },
+	{ 'u', "ungroup", NULL, O_UNGROUP, "let jobs write to the output "
+	    "directly" },
+	{ 'k', "keep-order", NULL, O_KEEP, "print output in input order" },
+	{ 0, "keeporder", NULL, O_KEEP, NULL },
+	{ 0, "tag", NULL, O_TAG, "put the job's arguments before each line "
+	    "of its output" },
+	{ 0, "tagstring", "STR", O_TAGSTRING, "put STR (with replacement "
+	    "strings) before each line" },
+	{ 0, "tag-string", "STR", O_TAGSTRING, NULL },
+	{ 0, "dry-run", NULL, O_DRYRUN, "print the commands, run nothing" },
+	{ 0, "dryrun", NULL, O_DRYRUN, NULL },
+	{ 0, "dr", NULL, O_DRYRUN, NULL },
+	{ 'v', NULL, NULL, O_SHOWCMD, "print each command on stdout, before "
+	    "its output" },
+	{ 't', "verbose", NULL, O_VERBOSE, "print each command to stderr as "
+	    "it starts" },
+	{ 0, "tmpdir", "DIR", O_TMPDIR, "put temporary files in DIR (default "
+	    "$TMPDIR, /tmp)" },
+	{ 0, "tempdir", "DIR", O_TMPDIR, NULL },
+	{ 0, "term-timeout", "DUR", O_TERMTIMEOUT, "after a signal, wait DUR "
+	    "before SIGKILL (default 2s)" },
+	{ 0, "no-status", NULL, O_NOSTATUS, "no status line on a terminal" },
+	{ 0, "progress", NULL, O_PROGRESS, "print a progress line every few "
+	    "seconds (off a terminal)" },
+	{ 0, "progress-interval", "DUR", O_INTERVAL, "seconds between "
+	    "--progress lines (default 5s)" },
+	{ 0, "total", "N", O_TOTAL, "expect N jobs: progress and ETA before "
+	    "the input ends" },
+	{ 0, "total-jobs", "N", O_TOTAL, NULL },
+	{ 0, "totaljobs", "N", O_TOTAL, NULL },
+	{ 0, "stats", NULL, O_STATS, "print the run's counters to stderr at "
+	    "exit" },
+	{ 0, "metrics", "FILE", O_METRICS, "write the run's counters to FILE "
+	    "as JSON at exit (- stdout)" },
+	{ 0, "events", "FILE", O_EVENTS, "write a JSON line per job start and "
+	    "end to FILE (- stdout)" },
+	{ 0, "will-cite", NULL, O_WILLCITE, "no effect (GNU parallel's "
+	    "notice is never printed)" },
+	{ 0, "willcite", NULL, O_WILLCITE, NULL },
+	{ 0, "nn", NULL, O_WILLCITE, NULL },
+	{ 0, "nonotice", NULL, O_WILLCITE, NULL },
+	{ 0, "no-notice", NULL, O_WILLCITE, NULL },
+	{ 'V', "version", NULL, O_VERSION, "print the version and exit" },
+	{ 'h', "help", NULL, O_HELP, "print this help and exit" },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* Whether o's value is optional, and then only in the same word. */
+static bool
+optionalvalue(const struct option *o)
+{
+	return o->arg != NULL && o->arg[0] == '[';
+}
+
+/* "-a, --arg-file FILE" or "-i, --replace[=STR]" for the help. */
+static void
+optname(char *b, size_t size, const struct option *o)
+{
+	snprintf(b, size, "%c%c%s%s%s%s%s", o->shortname ? '-' : ' ',
+	    o->shortname ? o->shortname : ' ', o->shortname && o->longname ?
+	    ", " : "  ", o->longname ? "--" : "", o->longname ? o->longname :
+	    "", o->arg && !optionalvalue(o) ? " " : "", o->arg ? o->arg : "");
+}
+
+/* The help of o, another spelling of the entry with help before it (the
+ * first entry has help); tests/cli/docs.bats knows the words. */
+static const char *
+samehelp(const struct option *o, char *b, size_t size)
+{
+	while (o->help == NULL)
+		o--;
+	if (o->longname != NULL)
+		snprintf(b, size, "another spelling of --%s", o->longname);
+	else
+		snprintf(b, size, "another spelling of -%c", o->shortname);
+	return b;
+}
+
+static void
+usage(FILE *f)
+{
+	char name[64], same[64];
+	const char *help;
+	size_t i;
+
+	fprintf(f, "usage: wspx [OPTIONS] [--] [COMMAND [ARG...]] "
+	    "[::: ARGS... | :::: FILES...]...\n\n"
+	    "Run COMMAND once per input, in parallel; with no COMMAND each "
+	    "input is a command.\nInput: lines of stdin, or the ::: and :::: "
+	    "sources (-a FILE too).\nReplacement strings in COMMAND: "
+	    "{} {.} {/} {//} {/.} {#} {%%} {n} {n.} {n/} {n//} {n/.} {-n}\n\n"
+	    "Options:\n");
+	for (i = 0; i < NOPTIONS; i++) {
+		optname(name, sizeof(name), &options[i]);
+		help = options[i].help != NULL ? options[i].help :
+		    samehelp(&options[i], same, sizeof(same));
+		fprintf(f, "  %-22s %s\n", name, help);
+	}
+	fprintf(f, "\nExit status: 0 all succeeded, 1-100 that many failed, "
+	    "101 more, 255 error,\n128+N killed by signal N.  See wspx(1).\n");
+}
+
+/* --help or --version is on stdout: exit 0, or 255 if it could not be
+ * written (a closed stdout, a full disk). */
+static _Noreturn void
+printed(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("cannot write the output:");
+	exit(0);
+}
+
+static void
+missing(const char *opt)
+{
+	fprintf(stderr, "wspx: %s needs a value\n(see wspx --help)\n", opt);
+	exit(EXIT_USAGE);
+}
+
+/* Apply option o with value v (NULL if it takes none, or an optional
+ * value is not given); as is the option as it was typed, for errors. */
+static void
+apply(struct config *c, const struct option *o, const char *as,
+    const char *v)
+{
+	switch (o->id) {
+	case O_ARGFILE:
+		addsource(c, SRC_FILE, nonempty(as, v), as);
+		break;
+	case O_NULL:		c->delim = '\0'; break;
+	case O_DELIM:		c->delim = parsedelim(as, v); break;
+	case O_COLSEP:		setcolsep(c, as, v); break;
+	case O_TRIM:		settrim(c, as, v); break;
+	case O_MAXARGS:
+		c->maxargs = (size_t)parsecount(as, v, INT_MAX);
+		break;
+	case O_REPLACE:
+	case O_REPLACEOPT:
+		setreplace(c, as, v, o->id == O_REPLACEOPT);
+		break;
+	case O_SHELL:
+		c->shell = nonempty(as, v);
+		break;
+	case O_QUOTE:		c->quote = true; break;
+	case O_JOBS:		c->jobs = parsejobs(as, v); break;
+	case O_NORUNEMPTY:	c->skipblank = true; break;
+	case O_GROUP:		c->mode = WSPX_OUT_GROUP; break;
+	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; break;
+	case O_UNGROUP:		c->mode = WSPX_OUT_UNGROUP; break;
+	case O_KEEP:		c->keep = true; break;
+	case O_TAG:		c->tag = true; break;
+	case O_TAGSTRING:	settagstring(c, as, v); break;
+	case O_DRYRUN:		c->dryrun = true; break;
+	case O_SHOWCMD:		c->showcmd = true; break;
+	case O_VERBOSE:		c->verbose = true; break;
+	case O_TMPDIR:		settmpdir(c, as, v); break;
+	case O_WILLCITE:	break;
+	case O_TERMTIMEOUT:	c->termtimeout = parseduration(as, v); break;
+	case O_NOSTATUS:	c->nostatus = true; break;
+	case O_PROGRESS:	c->progress = true; break;
+	case O_INTERVAL:
+		c->interval = parseduration(as, v);
+		if (c->interval < 0.05)
+			badvalue(as, v, "is shorter than 50ms");
+		c->progress = true;
+		break;
+	case O_TOTAL:
+		c->total = (long long)parsecount(as, v, LLONG_MAX);
+		break;
+	case O_STATS:		c->stats = true; break;
+	case O_METRICS:		c->metrics = nonempty(as, v); break;
+	case O_EVENTS:		c->events = nonempty(as, v); break;
+	case O_VERSION:
+		printf("wspx %s\n", WSPX_VERSION);
+		printed();
+	case O_HELP:
+		usage(stdout);
+		printed();
+	}
+}
+
+/* Whether options[i] has a long name that starts with name[0..n). */
+static bool
+prefixof(size_t i, const char *name, size_t n)
+{
+	return options[i].longname != NULL &&
+	    strncmp(options[i].longname, name, n) == 0;
+}
+
+/* Whether an entry before options[i] spells the same option and starts
+ * with name[0..n) too. */
+static bool
+spelledbefore(size_t i, const char *name, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (options[k].id == options[i].id && prefixof(k, name, n))
+			return true;
+	return false;
+}
+
+/* Report that name[0..n) begins the names of several options, each named
+ * once, and exit. */
+static void
+ambiguous(const char *name, size_t n)
+{
+	const char *sep = "";
+	size_t i;
+
+	fprintf(stderr, "wspx: ambiguous option --%.*s (", (int)n, name);
+	for (i = 0; i < NOPTIONS; i++) {
+		if (!prefixof(i, name, n) || spelledbefore(i, name, n))
+			continue;
+		fprintf(stderr, "%s--%s", sep, options[i].longname);
+		sep = ", ";
+	}
+	fprintf(stderr, ")\n(see wspx --help)\n");
+	exit(EXIT_USAGE);
+}
+
+/* The option named name[0..n), or else the one option whose names it is
+ * a prefix of (as Getopt::Long, which GNU parallel uses, allows); NULL if
+ * none.  A prefix of several options is an error that names them. */
+static const struct option *
+findlong(const char *name, size_t n)
+{
+	const struct option *found = NULL;
+	bool several = false;
+	size_t i;
+
+	for (i = 0; i < NOPTIONS && n > 0; i++) {
+		if (!prefixof(i, name, n))
+			continue;
+		if (options[i].longname[n] == '\0')
+			return &options[i];
+		several |= found != NULL && found->id != options[i].id;
+		if (found == NULL)
+			found = &options[i];
+	}
+	if (several)
+		ambiguous(name, n);
+	return found;
+}
+
+/* A --long option at argv[i]; returns the index of its last word. */
+static int
+longopt(struct config *c, int argc, char **argv, int i)
+{
+	const char *name = argv[i] + 2, *eq = strchr(name, '=');
+	size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
+	const struct option *o = findlong(name, n);
+	char as[64];
+
+	if (o == NULL) {
+		fprintf(stderr, "wspx: unknown option --%.*s\n(see wspx "
+		    "--help)\n", (int)n, name);
+		exit(EXIT_USAGE);
+	}
+	/* (it is a prefix of a name in the table: it fits) */
+	snprintf(as, sizeof(as), "--%.*s", (int)n, name);
+	if (o->arg == NULL && eq != NULL)
+		badvalue(as, eq + 1, "given to an option that takes no value");
+	if (o->arg == NULL || (optionalvalue(o) && eq == NULL))
+		apply(c, o, as, NULL);
+	else if (eq != NULL)
+		apply(c, o, as, eq + 1);
+	else if (i + 1 >= argc)
+		missing(as);
+	else
+		apply(c, o, as, argv[++i]);
+	return i;
+}
+
+/* Report the unknown option *p of the word w ("-x", "-kx") and exit. */
+static void
+unknownshort(const char *w, const char *p)
+{
+	if (p == w + 1 && p[1] == '\0')
+		fprintf(stderr, "wspx: unknown option %s\n", w);
+	else
+		fprintf(stderr, "wspx: unknown option '%c' in %s\n", *p, w);
+	fprintf(stderr, "(see wspx --help)\n");
+	exit(EXIT_USAGE);
+}
+
+/* Short options bundled at argv[i] ("-kv", "-j4", "-j 4"). */
+static int
+shortopts(struct config *c, int argc, char **argv, int i)
+{
+	const char *p;
+	char opt[3] = "-?";
+	size_t k;
+
+	for (p = argv[i] + 1; *p != '\0'; p++) {
+		for (k = 0; k < NOPTIONS && options[k].shortname != *p; k++)
+			;
+		opt[1] = *p;
+		if (k == NOPTIONS)
+			unknownshort(argv[i], p);
+		if (options[k].arg == NULL || (optionalvalue(&options[k]) &&
+		    p[1] == '\0')) {
+			apply(c, &options[k], opt, NULL);
+			continue;
+		}
+		if (p[1] == '\0' && i + 1 >= argc)
+			missing(opt);
+		apply(c, &options[k], opt, p[1] != '\0' ? p + 1 : argv[++i]);
+		break;
+	}
+	return i;
+}
+
+int
+options_parse(struct config *c, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1;
+		if (argv[i][0] != '-' || argv[i][1] == '\0')
+			return i;
+		if (argv[i][1] == '-')
+			i = longopt(c, argc, argv, i);
+		else
+			i = shortopts(c, argc, argv, i);
+	}
+	return i;
+}

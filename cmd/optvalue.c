@@ -1,0 +1,283 @@
+/*
+ * The values of wspx's options: each is parsed or checked here and stored
+ * in struct config.  A bad one is a usage error that names the option as
+ * it was typed ("-j", "--jo"), so that the message points at the word the
+ * user wrote.  options.c finds the option; this file reads its value.
+ */
+#include "optvalue.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "template.h"
+#include "util.h"
+
+/* The most jobs at once (slot numbers are 16-bit in the runtime). */
+#define MAXJOBS		65535
+
+void
+badvalue(const char *opt, const char *value, const char *why)
+{
+	fprintf(stderr, "wspx: %s: '%s' %s\n(see wspx --help)\n", opt, value,
+	    why);
+	exit(EXIT_USAGE);
+}
+
+unsigned long long
+parsecount(const char *opt, const char *s, unsigned long long max)
+{
+	unsigned long long n;
+	char *end;
+	char why[64];
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end != '\0' || n == 0)
+		badvalue(opt, s, "is not a positive whole number");
+	if (errno == ERANGE || n > max) {
+		snprintf(why, sizeof(why), "is more than %llu", max);
+		badvalue(opt, s, why);
+	}
+	return n;
+}
+
+unsigned
+parsejobs(const char *opt, const char *s)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), n;
+	const char *digits = *s == '+' || *s == '-' ? s + 1 : s;
+	char *end, why[64];
+
+	cpus = cpus > 0 ? cpus : 1;
+	errno = 0;
+	n = strtol(digits, &end, 10);
+	if (*digits < '0' || *digits > '9' ||
+	    (*end != '\0' && strcmp(end, "%") != 0) ||
+	    (*end == '%' && digits != s))
+		badvalue(opt, s, "is not a number of jobs (N, N%, +N, -N)");
+	if (errno == ERANGE || n > MAXJOBS) {
+		snprintf(why, sizeof(why), "is more than %d jobs", MAXJOBS);
+		badvalue(opt, s, why);
+	}
+	if (*end == '%')
+		n = cpus * n / 100;
+	else if (*s == '+')
+		n = cpus + n;
+	else if (*s == '-')
+		n = cpus - n;
+	else if (n == 0)
+		n = cpus;
+	return n < 1 ? 1 : n > MAXJOBS ? MAXJOBS : (unsigned)n;
+}
+
+char
+parsedelim(const char *opt, const char *s)
+{
+	static const char *esc = "n\nt\t0\0r\r\\\\";
+	size_t i;
+
+	if (s[0] != '\0' && s[1] == '\0')
+		return s[0];
+	for (i = 0; s[0] == '\\' && s[2] == '\0' && i < 10; i += 2)
+		if (s[1] == esc[i])
+			return esc[i + 1];
+	badvalue(opt, s, "is not one character (or \\n \\t \\0 \\r \\\\)");
+	return 0;
+}
+
+double
+parseduration(const char *opt, const char *s)
+{
+	static const struct {
+		const char *suffix;
+		double seconds;
+	} units[] = { { "", 1 }, { "ms", 0.001 }, { "s", 1 }, { "m", 60 },
+	    { "h", 3600 } };
+	double v;
+	char *end;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || strspn(s, "0123456789.") !=
+	    (size_t)(end - s))
+		badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix) != 0)
+			continue;
+		if (v * units[i].seconds > 86400)
+			badvalue(opt, s, "is more than a day");
+		return v * units[i].seconds;
+	}
+	badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
+	return 0;
+}
+
+void
+addsource(struct config *c, enum srckind kind, const char *path,
+    const char *opt)
+{
+	c->src = xrealloc(c->src, (c->nsrc + 1) * sizeof(*c->src));
+	memset(&c->src[c->nsrc], 0, sizeof(c->src[0]));
+	c->src[c->nsrc].kind = kind;
+	c->src[c->nsrc].path = path;
+	c->src[c->nsrc].opt = opt != NULL ? xstrdup(opt) : NULL;
+	c->nsrc++;
+}
+
+/* What the escape \e of Perl's regular expressions (GNU parallel's) that
+ * POSIX lacks stands for, inside a bracket expression or out; NULL: keep
+ * \e as it is (glibc knows \s \S \w \W; others are the character). */
+static const char *
+perlescape(char e, bool inbracket)
+{
+	switch (e) {
+	case 't':	return "\t";
+	case 'n':	return "\n";
+	case 'r':	return "\r";
+	case 'd':	return inbracket ? "0-9" : "[0-9]";
+	case 'D':	return inbracket ? NULL : "[^0-9]";
+	case 's':	return inbracket ? "[:space:]" : NULL;
+	case 'w':	return inbracket ? "[:alnum:]_" : NULL;
+	case '\\':	return inbracket ? "\\" : NULL;
+	default:	return NULL;
+	}
+}
+
+/* re with the escapes of perlescape() replaced, so that --colsep '\t'
+ * splits at TABs as it does with GNU parallel.  Returns a new string. */
+static char *
+perlregex(const char *re)
+{
+	struct buf b = { NULL, 0, 0 };
+	const char *p, *with;
+	bool in = false;	/* in a bracket expression */
+
+	for (p = re; *p != '\0'; p++) {
+		if (!in && *p == '[') {
+			in = true;
+			bufaddc(&b, *p);
+			if (p[1] == '^')
+				bufaddc(&b, *++p);
+			if (p[1] == ']')	/* a ] first is a member */
+				bufaddc(&b, *++p);
+			continue;
+		}
+		if (in && *p == '[' && (p[1] == ':' || p[1] == '.' ||
+		    p[1] == '=')) {	/* [:class:] and the like */
+			with = strstr(p + 2, (char[]){ p[1], ']', '\0' });
+			bufadd(&b, p, with != NULL ? (size_t)(with - p) + 2 :
+			    strlen(p));
+			p = with != NULL ? with + 1 : p + strlen(p) - 1;
+			continue;
+		}
+		if (in && *p == ']')
+			in = false;
+		if (*p == '\\' && p[1] != '\0' &&
+		    (with = perlescape(p[1], in)) != NULL) {
+			bufadds(&b, with);
+			p++;
+			continue;
+		}
+		bufaddc(&b, *p);
+		if (*p == '\\' && p[1] != '\0')
+			bufaddc(&b, *++p);
+	}
+	return buftake(&b);
+}
+
+void
+setcolsep(struct config *c, const char *opt, const char *re)
+{
+	char err[256], *posix;
+	int rc;
+
+	if (*re == '\0')
+		badvalue(opt, re, "is empty: the option needs a regular "
+		    "expression");
+	if (c->hascolsep)	/* given again: the last one counts */
+		regfree(&c->colsep);
+	c->hascolsep = false;
+	posix = perlregex(re);
+	rc = regcomp(&c->colsep, posix, REG_EXTENDED);
+	free(posix);
+	if (rc != 0) {
+		strcpy(err, "is not a regular expression: ");
+		regerror(rc, &c->colsep, err + strlen(err),
+		    sizeof(err) - strlen(err));
+		badvalue(opt, re, err);
+	}
+	c->hascolsep = true;
+}
+
+const char *
+nonempty(const char *opt, const char *v)
+{
+	if (*v == '\0')
+		badvalue(opt, v, "is empty: the option needs a file name");
+	return v;
+}
+
+void
+settrim(struct config *c, const char *opt, const char *s)
+{
+	static const struct {
+		const char *name;
+		int trim;
+	} how[] = { { "n", TRIM_NONE }, { "l", TRIM_LEFT },
+	    { "r", TRIM_RIGHT }, { "lr", TRIM_BOTH }, { "rl", TRIM_BOTH } };
+	size_t i;
+
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		if (strcmp(s, how[i].name) == 0) {
+			c->trim = how[i].trim;
+			c->trimset = true;
+			return;
+		}
+	}
+	badvalue(opt, s, "is not n, l, r, lr or rl");
+}
+
+void
+settmpdir(struct config *c, const char *opt, const char *dir)
+{
+	struct stat st;
+	char why[128];
+
+	if (*dir == '\0')
+		badvalue(opt, dir, "is empty: the option needs a directory");
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		badvalue(opt, dir, "is not a directory");
+	if (access(dir, W_OK | X_OK) != 0) {
+		snprintf(why, sizeof(why), "cannot be used: %s",
+		    strerror(errno));
+		badvalue(opt, dir, why);
+	}
+	if (setenv("TMPDIR", dir, 1) != 0)
+		fatal("setenv:");
+	c->tmpdir = dir;
+}
+
+void
+settagstring(struct config *c, const char *opt, const char *s)
+{
+	const char *why;
+
+	free(c->tagstring);
+	if ((c->tagstring = unprintf(s, &why)) == NULL)
+		badvalue(opt, s, why);
+}
+
+void
+setreplace(struct config *c, const char *opt, const char *v, bool optional)
+{
+	if (optional && (v == NULL || *v == '\0'))
+		return;
+	if (*v == '\0')
+		badvalue(opt, v, "is empty");
+	c->plain = v;
+}
