@@ -31,6 +31,18 @@ waitfile() {
 	done
 }
 
+# Wait, at most 30 s, until the command "$@" succeeds.
+waituntil() {
+	local end=$((SECONDS + 30))
+	until "$@"; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "timed out waiting for: $*" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
 # Wait until $1 files match the glob $2, at most 10 seconds.
 waitcount() {
 	local n=0 k

@@ -10,6 +10,26 @@ load helper
 	[ "$(ls *.made 2>/dev/null | wc -l)" -eq 0 ]
 }
 
+@test "--dry-run shows a command as soon as its input line is read" {
+	mkfifo in
+	"$WSPX" --dry-run echo < in > out 3>&- &
+	pid=$!
+	exec 4> in
+	echo a >&4
+	waituntil grep -qx 'echo a' out
+	echo b >&4
+	waituntil grep -qx 'echo b' out
+	exec 4>&-
+	waitstatus $pid
+	[ "$st" -eq 0 ]
+	[ "$(cat out)" = "$(printf 'echo a\necho b')" ]
+}
+
+@test "--dry-run gives the jobs slot numbers in turn" {
+	run "$WSPX" -j3 --dry-run echo {%} {#} ::: a b c d e
+	[ "$output" = "$(printf 'echo %s %s\n' 1 1 2 2 3 3 1 4 2 5)" ]
+}
+
 @test "--dry-run shows the shell line with its quoting" {
 	run "$WSPX" --dry-run 'echo {} | wc -c' ::: "it's"
 	[ "$output" = "echo 'it'\\''s' | wc -c" ]

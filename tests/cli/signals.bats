@@ -161,18 +161,6 @@ procstopped() {
 	[ "$(pstate "$1")" = T ]
 }
 
-# Wait, at most 30 s, until the command "$@" succeeds.
-waituntil() {
-	local end=$((SECONDS + 30))
-	until "$@"; do
-		if [ "$SECONDS" -ge "$end" ]; then
-			echo "timed out waiting for: $*" >&2
-			return 1
-		fi
-		sleep 0.01
-	done
-}
-
 # Every process whose pid is listed in the files $@ is stopped (T).
 allstopped() {
 	local p
