@@ -72,19 +72,20 @@
  *       . The exchange of take_all is a read-modify-write and reads the
  *         newest head.  A cheap look that sees a job and the exchange are
  *         one step.
- *     Where this allows more than C11 does, it only gives the protocol
- *     more to cope with: the model ignores the synchronization that would
- *     force a worker to see a push (a waker's mutex; the injector's JEC
- *     toggle read by the worker's next read-modify-write of the counters),
- *     except where a correct pool depends on it: a worker that reads its
- *     terminate latch set has synchronized with the shutdown, which came
- *     after every push, so its drain sees every queued job.  Where it
- *     allows less: a look that sees a job reads the newest head, not an
- *     older non-empty one that has been taken since (a stale sighting
- *     costs a search round or a spurious wake-up, no job); and the deques'
- *     lengths, the latches and `blocked` are sequentially consistent (a
- *     deque look that misses a job costs a round at most, as a deque job
- *     has an awake owner: sleep.c, case c).
+ *       . Synchronization makes a worker see what happened before it.
+ *         The model keeps three paths from the injector's pushes: its JEC
+ *         toggle, a release that any later read of the counters acquires
+ *         (published); its wake-up of a slot, through the mutex; and the
+ *         terminate latch, set after the last push, so that the drain sees
+ *         every queued job.  It leaves out the paths through a worker (a
+ *         take, then a toggle or a wake-up), which only allows more misses:
+ *         more for the protocol to cope with, not less.
+ *     Where the model allows less than C11: a look that sees a job reads
+ *     the newest head, not an older non-empty one that has been taken
+ *     since (a stale sighting costs a search round or a spurious wake-up,
+ *     no job); and the deques' lengths, the latches and `blocked` are
+ *     sequentially consistent (a deque look that misses a job costs a
+ *     round at most, as a deque job has an awake owner: sleep.c, case c).
  *   - A load-and-CAS retry loop on the counters word (togglejec,
  *     registersleeping) is one atomic statement: the loop's effect is that
  *     of its last read-modify-write (or of its last load, if it gives up).
@@ -132,6 +133,7 @@
 #define NJOBS		3	/* jobs the injector injects, in batches of 1-2 */
 #define JECMOD		4	/* the JEC counts modulo this (code: 2^32) */
 #define ROUNDS_SLEEPY	1	/* WSPX__ROUNDS_UNTIL_SLEEPY (code: 32) */
+#define INJECTOR	NW	/* the injector's _pid: it starts after the workers */
 
 /* enum wspx__latch_state */
 #define UNSET		0
@@ -163,10 +165,20 @@ byte dq[NW];
  * "Memory order" in the header comment).  stale[i]: worker i has not read
  * the head since the stack was last empty, so its load may return that
  * old NULL.  unfenced: the stack holds one batch, pushed on an empty stack,
- * and its injector has not yet executed fence 1.  Both are false whenever
- * the stack is empty. */
+ * and its injector has not yet executed fence 1.  published: the injector
+ * toggled the JEC after its last push on an empty stack, so a worker that
+ * reads the counters from now on has synchronized with every queued push.
+ * All three are false whenever the stack is empty. */
 bool stale[NW];
 bool unfenced;
+bool published;
+
+/* A worker's seq_cst access to the counters word.  Every change of the
+ * word is a read-modify-write, so whatever value it reads is in the
+ * release sequence of the injector's last JEC toggle: once that toggle
+ * follows the pushes, the worker sees them.  Part of an atomic statement. */
+#define READS_COUNTERS	if :: published -> stale[me] = false \
+			   :: else -> skip fi
 
 /* Ghost state, for the properties only: no C code behind it. */
 byte injected;		/* jobs injected so far */
@@ -230,6 +242,13 @@ inline wake_specific(i)
 		if
 		:: blocked[i] ->
 			blocked[i] = false;	/* + pthread_cond_signal */
+			if
+			:: _pid == INJECTOR ->
+				/* Slot i relocks the mutex after our unlock,
+				 * which came after our last push. */
+				stale[i] = false
+			:: else -> skip
+			fi;
 			registered[i] = false;
 			assert(sleeping > 0);
 			sleeping--;
@@ -278,7 +297,11 @@ inline new_jobs(nj, wempty)
 		:: jec % 2 == 0 ->
 			jec = (jec + 1) % JECMOD;
 			posted[0] = true;
-			posted[1] = true
+			posted[1] = true;
+			if
+			:: _pid == INJECTOR -> published = (queued > 0)
+			:: else -> skip
+			fi
 		:: else -> skip
 		fi;
 		cs = sleeping;
@@ -309,6 +332,7 @@ inline new_jobs(nj, wempty)
 inline new_internal_jobs(nj, wempty)
 {
 	atomic {
+		READS_COUNTERS;
 		cs = sleeping;
 		codd = (jec % 2 == 1)
 	};
@@ -363,7 +387,8 @@ inline takeinjected()
 			queued = 0;
 			stale[0] = false;
 			stale[1] = false;
-			unfenced = false
+			unfenced = false;
+			published = false
 		:: else -> skip
 		fi
 	};
@@ -418,6 +443,7 @@ inline work_found()
 {
 	atomic { more = (dq[me] > 0 || dq[1 - me] > 0) };
 	atomic {
+		READS_COUNTERS;
 		cs = sleeping;
 		assert(inactive > 0);
 		inactive--;
@@ -472,6 +498,7 @@ inline registerandblock()
 	 * latch back to UNSET and announce again (rounds =
 	 * WSPX__ROUNDS_UNTIL_SLEEPY). */
 	atomic {
+		READS_COUNTERS;
 		if
 		:: jec == kept ->
 			sleeping++;
@@ -601,6 +628,7 @@ inline no_work_found()
 		/* Announce sleepy: togglejec(s, 0) makes the JEC even if it is
 		 * odd; we keep its value after the toggle. */
 		atomic {
+			READS_COUNTERS;
 			if
 			:: jec % 2 == 1 -> jec = (jec + 1) % JECMOD
 			:: else -> skip
@@ -625,6 +653,7 @@ inline lookforwork()
 {
 	/* wspx__sleep_start_looking */
 	atomic {
+		READS_COUNTERS;
 		inactive++;
 		assert(COUNTERS_OK);
 		rounds = 0;
@@ -738,7 +767,8 @@ active proctype injector()
 			:: wempty ->
 				stale[0] = true;
 				stale[1] = true;
-				unfenced = true
+				unfenced = true;
+				published = false
 			:: else -> skip
 			fi
 		};
