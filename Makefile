@@ -137,7 +137,9 @@ check-headers:
 	    $(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -fsyntax-only -x c - || exit 1; \
 	done
 
-# The Promela model of the sleep protocol (lib/sleep.pml), checked by spin.
+# The Promela model of the sleep protocol (lib/sleep.pml), checked by spin,
+# and its known-bad variants, which must fail: tests/model.sh reads their
+# names from the model's header comment.
 check-model: check-tools
 	sh tests/model.sh lib/sleep.pml
 

@@ -38,8 +38,9 @@ cpu_relax(void)
  * themselves seq_cst, and the fence goes.  Both forms give the Dekker
  * guarantee the protocol comments rely on: of two threads that each write
  * one variable and then read the other, at least one sees the other's write.
- * The fence form runs in production and under ASan; spin checks the protocol
- * (sleep.pml) with sequentially consistent memory.
+ * The fence form runs in production and under ASan.  The spin model of the
+ * sleep protocol (sleep.pml) lets a relaxed look at the injection stack miss
+ * a push unless such a fence pair orders it, and fails without the fences.
  *
  * WSPX_FENCED(order) wraps the order of an access that sits next to such a
  * fence: it is `order` in the normal build and seq_cst under TSan, where

@@ -86,14 +86,23 @@
  *   The JEC wraps after 2^31 announcements; a worker fooled by a wrap to
  *   the exact kept value is still caught by (b) and (c).
  *
- * The model.  sleep.pml checks this protocol with spin under sequential
- * consistency (safety, and "an injected job is always eventually taken"
- * with weak fairness).  There the JEC check and the last look each suffice
- * for injected jobs: a worker that announces always searches afterwards.
- * The last look, with its two fences, is what holds under C11's weaker
- * ordering, where a poster that finds the JEC already odd only loads the
- * counters, and that load and the sleeper's load of the stack could both
- * return old values without the fences; spin cannot show that case.
+ * The model.  sleep.pml checks this protocol with spin: safety, and under
+ *   weak fairness that every injected job is taken and run, that shutdown
+ *   ends and that idle workers go to sleep.  Its interleaving stands for
+ *   the order S of the seq_cst operations, which is exact for the
+ *   counters, while the relaxed looks at the injection stack are weakened:
+ *   a worker that has neither read the head since the stack was last empty
+ *   nor synchronized with the push may read the old NULL again and again,
+ *   and a look after fence 2 or 3 may miss only a batch whose injector has
+ *   not yet executed fence 1.  One job at a time may block outside the
+ *   pool until the other worker has taken every injected job, which covers
+ *   a worker that leaves the idle set and stays away (the main slot's part
+ *   in (b)).  tests/model.sh also builds known-bad variants (step 5
+ *   removed, the look moved before the registration without a fence, each
+ *   of fences 1, 2 and 3 removed, work_found without its look or without
+ *   waking) and requires spin to reject each, so the model checks the
+ *   fences and not only the protocol's logic.  It does not model stale
+ *   deque lengths, several injectors or the main slot itself.
  */
 #include "sleep.h"
 

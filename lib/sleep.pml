@@ -1,37 +1,93 @@
 /*
  * Promela model of the work-stealing pool's sleep/wake protocol: sleep.c
  * (the protocol comment at its top, steps 1-6) and the parts of pool.c that
- * drive it.  Checked by tests/model.sh (make check-model).  Whoever changes
- * one of the C functions named in the comments below changes the model to
- * match.
+ * drive it.  Checked by tests/model.sh (make check-model), together with
+ * the known-bad variants listed at the end of this comment.  Whoever
+ * changes one of the C functions named in the comments below changes the
+ * model to match.  It is one file past 600 lines because spin checks one
+ * file: the protocol, what it abstracts and why, and the known-bad
+ * variants, which are switches inside the protocol's own steps.
  *
  * Who is modelled.  Two workers (workermain -> wspx__pool_wait_until on the
  * worker's terminate latch, then the drain) and one outside thread that
  * injects a few jobs (wspx__pool_inject_list) and then either leaves the
  * pool running or shuts it down (wspx_pool_shutdown -> stopthreads ->
  * wspx__latch_set).  The main slot that wspx_pool_call() lends is left out:
- * no thread blocks in it here, so wakeany() could find nobody there.
+ * no thread blocks in it here, so wakeany() could find nobody there.  Its
+ * part in the protocol, an idle worker that leaves the idle set and does
+ * not come back for a while, is played by a worker that runs a job which
+ * blocks (see execute).
  *
  * What is abstracted.
  *   - The injection stack (stack.c) is a job count: a push adds a batch,
  *     take_all takes the whole count.  A deque (deque.c) is a job count too:
  *     the owner pops, the other worker steals, each one atomic step.  Both
  *     structures are checked on their own by the unit tests.
- *   - Running a job is one step that counts it done (the ghost `pending`).
- *     Jobs do not fork or inject more jobs.
+ *   - Running a job is one step that counts it done (the ghost `pending`),
+ *     except that one job at a time may block outside the pool until every
+ *     job has been injected and taken off the injection stack.  Jobs do not
+ *     fork or inject more jobs.
  *   - The 32 yield rounds (WSPX__ROUNDS_UNTIL_SLEEPY) become ROUNDS_SLEEPY.
  *   - The JEC counts modulo JECMOD.  The code keeps it in the upper 32 bits
  *     of the counters word, so it wraps after 2^32 steps; a small even
  *     modulus keeps the parity rule and lets the checker try wrap-around,
  *     where a worker finds the JEC back at the value it kept although jobs
  *     were posted in between.
- *   - Promela interleaves whole statements: it is sequentially consistent.
- *     Every seq_cst operation of the code is one statement, and the two
- *     seq_cst fences (fence 1 in wspx__sleep_new_injected_jobs, fence 2 in
- *     sleepnow) are implicit: the model cannot reorder the push after the
- *     counters read nor the registration after the look at the stack.  So
- *     the model checks the protocol's logic, not whether the memory orders
- *     of the C code give sequential consistency where it needs it.
+ *   - Memory order.  Promela interleaves whole statements, and the order in
+ *     which they run stands for the single total order S of the code's
+ *     seq_cst operations and fences.  Every access to the counters word is
+ *     seq_cst in the code, so it is exact there.  The weak spot of the
+ *     protocol is the head of the injection stack: pushes are release CASes
+ *     and the looks at it are relaxed loads (the cheap look at the start of
+ *     wspx__stack_take_all; wspx__stack_has_jobs at step 5 and in
+ *     wspx__sleep_work_found), which C11 lets return an old head.  The
+ *     injector's push then read of the counters, and the sleeper's
+ *     registration then look at the stack, are the store-buffering pattern:
+ *     without fences 1 and 2 both loads may read old values.  The model
+ *     tells only an empty head from a non-empty one, and gives a worker's
+ *     look these results:
+ *       . A look may read any head not older, in the head's modification
+ *         order, than the last one the worker read (coherence).  So
+ *         stale[i] says that worker i has not read the head since the stack
+ *         was last empty: a push on an empty stack makes both workers
+ *         stale, and i stops being stale when a look of its own reads a
+ *         non-empty head.  A look by a stale worker may read the old NULL
+ *         instead of the queued jobs, again and again: coherence allows
+ *         reading the same old value twice, and a miss that could happen
+ *         only once would hide a mistake that needs two unfenced looks
+ *         (mutant LOOK_BEFORE_REGISTER).
+ *       . A look that the worker orders by a seq_cst fence after its own
+ *         seq_cst read-modify-write of the counters (fence 2 after the
+ *         registration, fence 3 after the decrement of inactive) sees
+ *         every push whose fence 1 precedes that fence in S (C11 7.17.3,
+ *         the rule for two seq_cst fences; C++ [atomics.order]).  So it
+ *         may miss a job only while the stack holds one batch, pushed on
+ *         an empty stack, whose injector has not yet executed fence 1
+ *         (the flag unfenced): had an older batch been there, the one
+ *         injector would have executed its fence 1 before pushing again.
+ *         Fence 1 is its own statement between the push and the counters
+ *         read; each of fences 2 and 3 is one statement with the look
+ *         that follows it, as the worker touches nothing shared in
+ *         between.  In the other direction, the injector's counters read
+ *         comes after fence 1 in S and is seq_cst, so it sees every
+ *         registration or decrement before it: plain interleaving.
+ *       . The exchange of take_all is a read-modify-write and reads the
+ *         newest head.  A cheap look that sees a job and the exchange are
+ *         one step.
+ *       . Synchronization makes a worker see what happened before it.
+ *         The model keeps three paths from the injector's pushes: its JEC
+ *         toggle, a release that any later read of the counters acquires
+ *         (published); its wake-up of a slot, through the mutex; and the
+ *         terminate latch, set after the last push, so that the drain sees
+ *         every queued job.  It leaves out the paths through a worker (a
+ *         take, then a toggle or a wake-up), which only allows more misses:
+ *         more for the protocol to cope with, not less.
+ *     Where the model allows less than C11: a look that sees a job reads
+ *     the newest head, not an older non-empty one that has been taken
+ *     since (a stale sighting costs a search round or a spurious wake-up,
+ *     no job); and the deques' lengths, the latches and `blocked` are
+ *     sequentially consistent (a deque look that misses a job costs a
+ *     round at most, as a deque job has an awake owner: sleep.c, case c).
  *   - A load-and-CAS retry loop on the counters word (togglejec,
  *     registersleeping) is one atomic statement: the loop's effect is that
  *     of its last read-modify-write (or of its last load, if it gives up).
@@ -51,15 +107,35 @@
  *   - Safety: assertions on the counters; that a sleepy worker gives up on
  *     sleeping at step 3 only because a job was posted since it announced
  *     itself; and, once nothing can move any more (timeout), that every job
- *     was run and each worker has exited or is blocked on its condvar.
+ *     was run and each worker has exited or is blocked on its condvar.  A
+ *     job left on the injection stack while its only awake worker runs a
+ *     blocked job and the other sleeps fails here.
  *   - Liveness, under weak fairness: a queued injected job is taken; every
  *     job is run; shutdown ends; once all jobs are done, both workers block.
+ *   - That the model can see the mistakes the protocol guards against: each
+ *     variant below must make some search report an error.
+ *
+ * Known-bad variants.  tests/model.sh reads the names from the lines below
+ * that start with "mutant", builds the model with each one defined (spin
+ * -DNAME) and fails if every search of a variant passes.
+ *   mutant NO_LAST_LOOK: step 5 removed; a registered worker blocks without
+ *     looking at the injection stack.
+ *   mutant LOOK_BEFORE_REGISTER: the look at the stack moved before the
+ *     registration (step 4), where no fence orders it after the worker's
+ *     writes of the counters.
+ *   mutant NO_FENCE1: the injector reads the counters without fence 1.
+ *   mutant NO_FENCE2: the sleeper looks at the stack without fence 2.
+ *   mutant NO_FENCE3: wspx__sleep_work_found looks without fence 3.
+ *   mutant WORK_FOUND_NO_LOOK: a worker leaving the idle set with no jobs
+ *     left on the deques wakes nobody, without looking at the stack.
+ *   mutant NO_CASCADE: a worker leaving the idle set never wakes anyone.
  */
 
 #define NW		2	/* workers; a few expressions below name both */
 #define NJOBS		3	/* jobs the injector injects, in batches of 1-2 */
 #define JECMOD		4	/* the JEC counts modulo this (code: 2^32) */
 #define ROUNDS_SLEEPY	1	/* WSPX__ROUNDS_UNTIL_SLEEPY (code: 32) */
+#define INJECTOR	NW	/* the injector's _pid: it starts after the workers */
 
 /* enum wspx__latch_state */
 #define UNSET		0
@@ -87,6 +163,25 @@ byte latch[NW];
 byte queued;
 byte dq[NW];
 
+/* What a relaxed load of the injection stack's head may still return (see
+ * "Memory order" in the header comment).  stale[i]: worker i has not read
+ * the head since the stack was last empty, so its load may return that
+ * old NULL.  unfenced: the stack holds one batch, pushed on an empty stack,
+ * and its injector has not yet executed fence 1.  published: the injector
+ * toggled the JEC after its last push on an empty stack, so a worker that
+ * reads the counters from now on has synchronized with every queued push.
+ * All three are false whenever the stack is empty. */
+bool stale[NW];
+bool unfenced;
+bool published;
+
+/* A worker's seq_cst access to the counters word.  Every change of the
+ * word is a read-modify-write, so whatever value it reads is in the
+ * release sequence of the injector's last JEC toggle: once that toggle
+ * follows the pushes, the worker sees them.  Part of an atomic statement. */
+#define READS_COUNTERS	if :: published -> stale[me] = false \
+			   :: else -> skip fi
+
 /* Ghost state, for the properties only: no C code behind it. */
 byte injected;		/* jobs injected so far */
 byte pending;		/* jobs injected and not yet run */
@@ -94,6 +189,7 @@ byte exited;		/* workers that returned from workermain */
 bool stopping;		/* shutdown has begun */
 bool posted[NW];	/* a poster toggled the JEC since worker i announced */
 bool registered[NW];	/* worker i counted in sleeping, not yet woken */
+byte waiter;		/* worker i + 1 runs a job that waits, or 0 */
 
 /* Counter invariants, checked after every change of the counters word:
  * sleeping counts exactly the workers that registered and were not woken
@@ -101,6 +197,39 @@ bool registered[NW];	/* worker i counted in sleeping, not yet woken */
  * nothing underflows (a byte wraps to 255). */
 #define COUNTERS_OK	(sleeping == registered[0] + registered[1] && \
 			 sleeping <= inactive && inactive <= NW)
+
+/* ------------------------------------------------------------------ */
+/* Looking at the injection stack.                                    */
+
+/* A relaxed load of the head by worker me that no fence orders after its
+ * own writes of the counters: the cheap look at the start of
+ * wspx__stack_take_all, and a mutant's look.  Sets res to whether it read a
+ * non-empty head.  While me is stale it may read the old NULL, again and
+ * again; once it reads a non-empty head, coherence keeps it from reading
+ * an older one.  Part of an atomic statement. */
+inline look_unfenced(res)
+{
+	if
+	:: queued > 0 -> res = true; stale[me] = false
+	:: queued > 0 && stale[me] -> res = false
+	:: queued == 0 -> res = false
+	fi
+}
+
+/* wspx__stack_has_jobs after a seq_cst fence (fence 2 or 3) that follows
+ * me's own seq_cst read-modify-write of the counters.  The fence rule of
+ * C11 makes the load see every push whose fence 1 precedes our fence in S,
+ * so it can miss only a lone batch whose injector has not executed fence 1
+ * yet.  The fence and the load are one statement: me touches nothing
+ * shared between them.  Part of an atomic statement. */
+inline look_fenced(res)
+{
+	if
+	:: queued > 0 -> res = true; stale[me] = false
+	:: queued > 0 && stale[me] && unfenced -> res = false
+	:: queued == 0 -> res = false
+	fi
+}
 
 /* ------------------------------------------------------------------ */
 /* Waking.                                                            */
@@ -115,6 +244,13 @@ inline wake_specific(i)
 		if
 		:: blocked[i] ->
 			blocked[i] = false;	/* + pthread_cond_signal */
+			if
+			:: _pid == INJECTOR ->
+				/* Slot i relocks the mutex after our unlock,
+				 * which came after our last push. */
+				stale[i] = false
+			:: else -> skip
+			fi;
 			registered[i] = false;
 			assert(sleeping > 0);
 			sleeping--;
@@ -163,7 +299,11 @@ inline new_jobs(nj, wempty)
 		:: jec % 2 == 0 ->
 			jec = (jec + 1) % JECMOD;
 			posted[0] = true;
-			posted[1] = true
+			posted[1] = true;
+			if
+			:: _pid == INJECTOR -> published = (queued > 0)
+			:: else -> skip
+			fi
 		:: else -> skip
 		fi;
 		cs = sleeping;
@@ -194,6 +334,7 @@ inline new_jobs(nj, wempty)
 inline new_internal_jobs(nj, wempty)
 {
 	atomic {
+		READS_COUNTERS;
 		cs = sleeping;
 		codd = (jec % 2 == 1)
 	};
@@ -209,22 +350,49 @@ inline new_internal_jobs(nj, wempty)
 /* ------------------------------------------------------------------ */
 /* The worker.                                                        */
 
-/* wspx__pool_execute: run the job. */
+/* wspx__pool_execute: run the job.  A job may block outside the pool
+ * (wspx.h), and one at a time does so here (the ghost `waiter`): until
+ * every job has been injected and taken off the injection stack, which
+ * only the other worker can then do.  It waits for jobs to be taken, not
+ * run: the rest of a taken batch goes onto the taker's own deque, and a
+ * job that waits for work on its worker's deque breaks wspx.h's rule.
+ * Two jobs waiting for each other would be the jobs' deadlock, not the
+ * pool's. */
 inline execute()
 {
-	atomic { assert(pending > 0); pending-- }
+	if
+	:: atomic { assert(pending > 0); pending-- }
+	:: atomic { waiter == 0 -> waiter = me + 1 };
+		atomic {
+			injected == NJOBS && queued == 0 ->
+			assert(pending > 0);
+			pending--;
+			waiter = 0
+		}
+	fi
 }
 
-/* takeinjected(w): take the whole injection stack (wspx__stack_take_all);
- * keep one job and push the others on our own deque (wspx__deque_push,
- * was_empty from the first push), then wspx__sleep_new_internal_jobs for
- * them. */
+/* takeinjected(w): take the whole injection stack (wspx__stack_take_all:
+ * the cheap relaxed look, and if it saw a job the exchange, which reads
+ * the newest head); keep one job and push the others on our own deque
+ * (wspx__deque_push, was_empty from the first push), then
+ * wspx__sleep_new_internal_jobs for them.  Look and exchange are one step:
+ * a look that sees a job whose exchange then finds the stack empty ends
+ * as a look that saw nothing. */
 inline takeinjected()
 {
 	atomic {
-		took = queued;
-		queued = 0;
-		found = (took > 0)
+		look_unfenced(found);
+		if
+		:: found ->
+			took = queued;
+			queued = 0;
+			stale[0] = false;
+			stale[1] = false;
+			unfenced = false;
+			published = false
+		:: else -> skip
+		fi
 	};
 	if
 	:: took > 1 ->
@@ -267,26 +435,49 @@ inline findwork()
 	fi
 }
 
-/* wspx__sleep_work_found(s, found, injected): no longer inactive; if
- * some slept (the old value), wake up to two of them when work was found,
- * or, leaving without work (the latch was set), when the injection stack
- * holds a job: checked after fence 3, implicit here (the decrement and the
- * look are two statements in sequentially consistent order). */
-inline work_found(wfound)
+/* wspx__sleep_work_found(s, more, injected), with more computed by
+ * lookforwork just before: jobs are left on a deque (plain loads of both
+ * deques' lengths, one step here).  No longer inactive; if some slept (the
+ * old value), wake up to two of them when more jobs wait, or when the
+ * injection stack holds a job, looked at after fence 3: an injector may
+ * have left that job to us as an awake idle worker (sleep.c, case b). */
+inline work_found()
 {
+	atomic { more = (dq[me] > 0 || dq[1 - me] > 0) };
 	atomic {
+		READS_COUNTERS;
 		cs = sleeping;
 		assert(inactive > 0);
 		inactive--;
 		assert(COUNTERS_OK)
 	};
+#if defined(NO_CASCADE)
+	/* Mutant: leaving the idle set never wakes anyone. */
+	atomic { cs = 0; more = false }
+#else
+	/* From here on, more says whether to wake. */
 	if
-	:: cs > 0 && (wfound || queued > 0) ->
-		atomic { cwake = (cs < 2 -> cs : 2); cs = 0 };
+	:: cs > 0 && !more ->
+		/* Fence 3 and wspx__stack_has_jobs. */
+		atomic {
+#if defined(WORK_FOUND_NO_LOOK)
+			more = false	/* mutant: no look */
+#elif defined(NO_FENCE3)
+			look_unfenced(more)
+#else
+			look_fenced(more)
+#endif
+		}
+	:: else -> skip
+	fi;
+	if
+	:: cs > 0 && more ->
+		atomic { cwake = (cs < 2 -> cs : 2); cs = 0; more = false };
 		wakeany(cwake);
 		atomic { cwake = 0 }
-	:: else -> atomic { cs = 0 }
+	:: else -> atomic { cs = 0; more = false }
 	fi
+#endif
 }
 
 /* latchstep(latch, from, to): the waiting worker's CAS; sets ok. */
@@ -298,6 +489,80 @@ inline latchstep(from, to)
 		:: else -> ok = false
 		fi
 	}
+}
+
+/* Steps 3-6 of sleepnow, once the latch is SLEEPING and mtx[me] held. */
+inline registerandblock()
+{
+	/* 3-4. registersleeping: if the JEC is the one we kept, sleeping + 1
+	 * (one CAS).  If not, a job was posted since we announced ourselves
+	 * sleepy (the assertion: the change is never our own toggle); unlock,
+	 * latch back to UNSET and announce again (rounds =
+	 * WSPX__ROUNDS_UNTIL_SLEEPY). */
+	atomic {
+		READS_COUNTERS;
+		if
+		:: jec == kept ->
+			sleeping++;
+			registered[me] = true;
+			assert(COUNTERS_OK);
+			ok = true
+		:: else ->
+			assert(posted[me]);
+			mtx[me] = 0;
+			ok = false
+		fi
+	};
+	if
+	:: !ok ->
+		latchstep(SLEEPING, UNSET);
+		atomic { rounds = ROUNDS_SLEEPY; ok = false }
+	:: else ->
+		/* 5. Fence 2 and the look at the injection stack
+		 * (wspx__stack_has_jobs).  If it is empty, 6. block():
+		 * blocked = true and pthread_cond_wait, which releases the
+		 * mutex, in the same step (only we touch `blocked` while we
+		 * hold the mutex, so nobody can tell). */
+		atomic {
+#if defined(NO_LAST_LOOK) || defined(LOOK_BEFORE_REGISTER)
+			seen = false;	/* mutant: no look after registering */
+#elif defined(NO_FENCE2)
+			look_unfenced(seen);
+#else
+			look_fenced(seen);
+#endif
+			if
+			:: seen -> skip
+			:: else ->
+				blocked[me] = true;
+				mtx[me] = 0
+			fi
+		};
+		if
+		:: seen ->
+			/* A job is queued: nobody will wake us, so undo our
+			 * registration, and unlock. */
+			atomic {
+				assert(sleeping > 0);
+				sleeping--;
+				registered[me] = false;
+				assert(COUNTERS_OK);
+				mtx[me] = 0;
+				seen = false
+			}
+		:: else ->
+			/* The wait returns, relocked, once a waker cleared
+			 * `blocked`; block() returns and sleepnow unlocks. */
+end_blocked:
+			atomic {
+				!blocked[me] && mtx[me] == 0 ->
+				ok = false
+			}
+		fi;
+		atomic { rounds = 0; kept = 0 };
+		latchstep(SLEEPING, UNSET);
+		atomic { ok = false }
+	fi
 }
 
 /* sleepnow(s, idle, latch, injected): steps 1-6 of the sleep.c comment.
@@ -327,72 +592,29 @@ inline sleepnow()
 		};
 		if
 		:: !ok -> skip
+#if defined(LOOK_BEFORE_REGISTER)
+		/* Mutant: the look at the injection stack comes before the
+		 * registration, with no fence after our last write of the
+		 * counters.  If it sees a job: unlock, latch back to UNSET,
+		 * rounds = 0. */
 		:: else ->
-			/* 3-4. registersleeping: if the JEC is the one we
-			 * kept, sleeping + 1 (one CAS).  If not, a job was
-			 * posted since we announced ourselves sleepy (the
-			 * assertion: the change is never our own toggle);
-			 * unlock, latch back to UNSET and announce again
-			 * (rounds = WSPX__ROUNDS_UNTIL_SLEEPY). */
 			atomic {
+				look_unfenced(seen);
 				if
-				:: jec == kept ->
-					sleeping++;
-					registered[me] = true;
-					assert(COUNTERS_OK);
-					ok = true
-				:: else ->
-					assert(posted[me]);
-					mtx[me] = 0;
-					ok = false
+				:: seen -> mtx[me] = 0
+				:: else -> skip
 				fi
 			};
 			if
-			:: !ok ->
+			:: seen ->
 				latchstep(SLEEPING, UNSET);
-				atomic { rounds = ROUNDS_SLEEPY; ok = false }
-			:: else ->
-				/* 5. Fence 2 (implicit); look at the injection
-				 * stack (wspx__stack_has_jobs).  If it is empty,
-				 * 6. block(): blocked = true and
-				 * pthread_cond_wait, which releases the mutex,
-				 * in the same step (only we touch `blocked` while
-				 * we hold the mutex, so nobody can tell). */
-				atomic {
-					if
-					:: queued > 0 -> ok = false
-					:: else ->
-						blocked[me] = true;
-						mtx[me] = 0;
-						ok = true
-					fi
-				};
-				if
-				:: !ok ->
-					/* A job is queued: nobody will wake
-					 * us, so undo our registration, and
-					 * unlock. */
-					atomic {
-						assert(sleeping > 0);
-						sleeping--;
-						registered[me] = false;
-						assert(COUNTERS_OK);
-						mtx[me] = 0
-					}
-				:: else ->
-					/* The wait returns, relocked, once a
-					 * waker cleared `blocked`; block()
-					 * returns and sleepnow unlocks. */
-end_blocked:
-					atomic {
-						!blocked[me] && mtx[me] == 0 ->
-						ok = false
-					}
-				fi;
-				atomic { rounds = 0; kept = 0 };
-				latchstep(SLEEPING, UNSET);
-				atomic { ok = false }
+				atomic { rounds = 0; kept = 0; ok = false;
+				    seen = false }
+			:: else -> registerandblock()
 			fi
+#else
+		:: else -> registerandblock()
+#endif
 		fi
 	fi
 }
@@ -408,6 +630,7 @@ inline no_work_found()
 		/* Announce sleepy: togglejec(s, 0) makes the JEC even if it is
 		 * odd; we keep its value after the toggle. */
 		atomic {
+			READS_COUNTERS;
 			if
 			:: jec % 2 == 1 -> jec = (jec + 1) % JECMOD
 			:: else -> skip
@@ -421,26 +644,32 @@ inline no_work_found()
 	fi
 }
 
+/* wspx__latch_probe that finds the latch set.  The acquire load reads the
+ * setter's release exchange; the injector set it after its last push, so
+ * from now on this worker's loads see every push: it is no longer stale. */
+#define PROBE_SET	atomic { latch[me] == SET -> stale[me] = false }
+
 /* lookforwork(w, latch): one idle period.  Sets found if it ran a job,
  * clears it if the latch was set. */
 inline lookforwork()
 {
 	/* wspx__sleep_start_looking */
 	atomic {
+		READS_COUNTERS;
 		inactive++;
 		assert(COUNTERS_OK);
 		rounds = 0;
 		kept = 0
 	};
 	do
-	:: latch[me] == SET ->			/* wspx__latch_probe */
+	:: PROBE_SET ->
 		found = false;
 		break
 	:: else ->
 		findwork();
 		if
 		:: found ->
-			work_found(true);
+			work_found();
 			execute();
 			break
 		:: else ->
@@ -449,7 +678,7 @@ inline lookforwork()
 	od;
 	atomic { rounds = 0; kept = 0 };
 	if
-	:: !found -> work_found(false)
+	:: !found -> work_found()
 	:: else -> skip
 	fi
 }
@@ -459,13 +688,13 @@ active [NW] proctype worker()
 {
 	byte me = _pid;	/* the workers are the first processes: 0 and 1 */
 	byte rounds, kept, took;
-	bool found, ok, wempty;
+	bool found, ok, wempty, more, seen;
 	byte cs, ci, cidle, cwake, wi, wn;
 	bool codd, woke;
 
 	/* wspx__pool_wait_until */
 	do
-	:: latch[me] == SET -> break		/* wspx__latch_probe */
+	:: PROBE_SET -> break
 	:: else ->
 		/* Own jobs first (wspx__deque_pop). */
 		atomic {
@@ -528,15 +757,33 @@ active proctype injector()
 		fi;
 		/* wspx__pool_inject_list: wspx__stack_push, one CAS.  The
 		 * gate (gateenter, gateleave) is left out: there is one
-		 * injector, and it shuts the pool down only once done. */
+		 * injector, and it shuts the pool down only once done.  On an
+		 * empty stack the push is new to both workers, and nothing
+		 * orders it yet before their fenced looks. */
 		atomic {
 			wempty = (queued == 0);
 			queued = queued + n;
 			injected = injected + n;
-			pending = pending + n
+			pending = pending + n;
+			if
+			:: wempty ->
+				stale[0] = true;
+				stale[1] = true;
+				unfenced = true;
+				published = false
+			:: else -> skip
+			fi
 		};
-		/* wspx__sleep_new_injected_jobs: fence 1 (implicit), then
-		 * wspx__sleep_new_jobs. */
+		/* wspx__sleep_new_injected_jobs: fence 1, then
+		 * wspx__sleep_new_jobs.  On a stack that was not empty, the
+		 * batch below was fenced already and the fence changes
+		 * nothing the model tells apart: no step. */
+#if !defined(NO_FENCE1)
+		if
+		:: wempty -> atomic { unfenced = false }
+		:: else -> skip
+		fi;
+#endif
 		new_jobs(n, wempty);
 		atomic { n = 0; wempty = false }
 	:: else -> break
