@@ -73,7 +73,10 @@ void wspx_pool_free(struct wspx_pool *pool);
 /* Queue job from any thread, a job of the pool included: one CAS on the
  * injection stack, then wake a sleeping worker if the work needs one.
  * Returns 0, or -ESHUTDOWN once wspx_pool_shutdown() has closed injection,
- * in which case the job was not queued and is still the caller's. */
+ * in which case the job was not queued and is still the caller's.  The
+ * worker that takes injected jobs runs the oldest and queues the others on
+ * its own deque, so an injected job must not block waiting for another
+ * one: wait for a set of jobs with a scope. */
 int wspx_pool_inject(struct wspx_pool *pool, struct wspx_job *job);
 
 /* Queue n jobs with one CAS, jobs[0] first in line.  Any thread.  Returns 0
