@@ -70,7 +70,13 @@ blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Words that are shell syntax or builtins with no program of their own. */
+/* Words that are shell syntax or builtins with no program of their own,
+ * then the builtins of every POSIX shell that are also programs: a command
+ * that starts with one of those runs in the shell too, as GNU parallel
+ * runs every command, because the builtin is what its users get and it
+ * can differ (dash's echo reads backslash escapes, coreutils' does not),
+ * and because it is faster than starting the program, which loads the
+ * locale where the shell does not. */
 static bool
 shellword(const char *w, size_t n)
 {
@@ -84,7 +90,8 @@ shellword(const char *w, size_t n)
 	    "read", "readarray", "readonly", "return", "select", "set",
 	    "shift", "shopt", "source", "suspend", "then", "time", "times",
 	    "trap", "type", "typeset", "ulimit", "umask", "unalias", "unset",
-	    "until", "wait", "while" };
+	    "until", "wait", "while",
+	    "echo", "false", "kill", "printf", "pwd", "test", "true" };
 	size_t i;
 
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)

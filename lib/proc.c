@@ -160,6 +160,19 @@ wspx__proc_pipe(int fds[2])
 	return 0;
 }
 
+size_t
+wspx__proc_pipe_size(int fd)
+{
+#ifdef F_GETPIPE_SZ
+	int n = fcntl(fd, F_GETPIPE_SZ);
+
+	return n > 0 ? (size_t)n : 0;
+#else
+	(void)fd;
+	return 0;
+#endif
+}
+
 void
 wspx__proc_widen_pipe(int fd)
 {

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /* What to start.  The fds are the caller's and stay open in the parent. */
@@ -48,6 +49,9 @@ int wspx__proc_signal_group(pid_t pid, int sig);
 
 /* Open a pipe whose two ends are close-on-exec.  Returns 0 or -errno. */
 int wspx__proc_pipe(int fds[2]);
+
+/* The room in the pipe fd, in bytes; 0 if unknown. */
+size_t wspx__proc_pipe_size(int fd);
 
 /* If fd is a pipe, ask for 1 MiB of room in it (best effort): a reader
  * that takes big outputs from wspx then wakes up less often. */

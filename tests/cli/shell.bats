@@ -212,3 +212,15 @@ functions() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "wspx: cannot run myfunc: $msg" ]
 }
+
+@test "a command that starts with a shell builtin runs in the shell, as GNU parallel runs it" {
+	# dash's echo reads backslash escapes and knows no -e; coreutils'
+	# echo, run directly, does the opposite
+	run dash -c '"$WSPX" -k echo {} ::: "a\nb" -e; exit $?'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'a\nb\n-e')" ]
+	# the same with each input line a command
+	run dash -c 'printf "%s\n" "echo a\\\\nb" "echo -e" |
+	    "$WSPX" -k; exit $?'
+	[ "$output" = "$(printf 'a\nb\n-e')" ]
+}
