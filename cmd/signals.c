@@ -253,10 +253,17 @@ struct signals *
 signals_new(double grace)
 {
 	struct signals *s = xcalloc(1, sizeof(*s));
+	sigset_t blocked;
 
 	ignorednow(&s->ignored);
 	handled(&s->handled, &s->ignored);
-	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &s->handled, &s->startmask));
+	blocked = s->handled;
+	/* SIGCHLD's default is to be discarded, yet each job's end would
+	 * still be delivered to some thread, interrupting its system call:
+	 * blocked everywhere, it stays pending, unseen (jobs are reaped by
+	 * pid). */
+	sigaddset(&blocked, SIGCHLD);
+	WSPX_MUST(pthread_sigmask(SIG_BLOCK, &blocked, &s->startmask));
 	s->grace = grace;
 	if (wspx__proc_pipe(s->wake) != 0)
 		fatal("pipe:");

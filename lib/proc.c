@@ -150,22 +150,17 @@ wspx__proc_pipe(int fds[2])
 {
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return -errno;
-#ifdef F_SETPIPE_SZ
-	/* A job that writes a lot blocks each time the pipe is full, and
-	 * every round trip is two context switches: with 1 MiB instead of
-	 * 64 KiB there are 16 times fewer.  The kernel may refuse (over
-	 * /proc/sys/fs/pipe-max-size); the default then stays. */
-	(void)fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);
-#endif
 	return 0;
 }
 
 size_t
-wspx__proc_pipe_size(int fd)
+wspx__proc_pipe_grow(int fd)
 {
-#ifdef F_GETPIPE_SZ
-	int n = fcntl(fd, F_GETPIPE_SZ);
+#ifdef F_SETPIPE_SZ
+	int n = fcntl(fd, F_SETPIPE_SZ, 1 << 20);
 
+	if (n < 0)
+		n = fcntl(fd, F_GETPIPE_SZ);
 	return n > 0 ? (size_t)n : 0;
 #else
 	(void)fd;
@@ -176,14 +171,10 @@ wspx__proc_pipe_size(int fd)
 void
 wspx__proc_widen_pipe(int fd)
 {
-#ifdef F_SETPIPE_SZ
 	struct stat st;
 
 	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
-		(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-#else
-	(void)fd;
-#endif
+		(void)wspx__proc_pipe_grow(fd);
 }
 
 int

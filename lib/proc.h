@@ -50,8 +50,10 @@ int wspx__proc_signal_group(pid_t pid, int sig);
 /* Open a pipe whose two ends are close-on-exec.  Returns 0 or -errno. */
 int wspx__proc_pipe(int fds[2]);
 
-/* The room in the pipe fd, in bytes; 0 if unknown. */
-size_t wspx__proc_pipe_size(int fd);
+/* Ask for 1 MiB of room in the pipe fd (best effort: the kernel may
+ * refuse, over /proc/sys/fs/pipe-max-size).  Returns the room it has then,
+ * in bytes, or 0 if unknown. */
+size_t wspx__proc_pipe_grow(int fd);
 
 /* If fd is a pipe, ask for 1 MiB of room in it (best effort): a reader
  * that takes big outputs from wspx then wakes up less often. */
