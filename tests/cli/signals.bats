@@ -288,4 +288,7 @@ SH
 	sh -c 'trap "" PIPE; exec "$WSPX" grep SigIgn ::: /proc/self/status' \
 	    > ign
 	ignores ign 13
+	# and the signal mask it was started with, not its threads' own
+	"$WSPX" grep SigBlk ::: /proc/self/status > blk
+	[ "$(cat blk)" = "$(grep SigBlk /proc/self/status)" ]
 }
