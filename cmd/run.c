@@ -2,8 +2,9 @@
  * A run of wspx: the main thread reads the input and submits jobs in
  * batches as the executor's window allows; the executor (lib/job.c) runs
  * them on the two pools and calls back here to build each command (with
- * command.c) and to count each result; the signal thread (signals.c) turns signals, and a
- * failed write of the output, into a stop of the executor.
+ * command.c) and to count each result; the signal thread (signals.c)
+ * turns signals, and a failed write of the output, into a stop of the
+ * executor.
  *
  * Ending.  When every job has been reaped: a run stopped by signal N ends
  * by re-raising N, so that wspx's parent sees it killed by it (status

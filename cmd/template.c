@@ -1,5 +1,7 @@
 /*
- * Command templates and shell quoting.
+ * Command templates and shell quoting.  One file past 600 lines because
+ * the two are one contract: what a template's text may contain to run
+ * without a shell, and how a value is quoted when it needs one.
  *
  * COMMAND's words are joined with spaces into one command line, as GNU
  * parallel does, and parsed into tokens: literal text, runs of blanks
@@ -193,12 +195,6 @@ shell_kind(const char *path)
 	int i = findshell(path);
 
 	return i >= 0 ? shells[i].kind : SHELL_POSIX;
-}
-
-bool
-shell_known(const char *path)
-{
-	return findshell(path) >= 0;
 }
 
 void

@@ -62,9 +62,6 @@ char **line_argv(const char *line);
  * taken for POSIX shells. */
 enum shellkind shell_kind(const char *path);
 
-/* Whether the shell at path is one whose quoting wspx knows. */
-bool shell_known(const char *path);
-
 /* argv as one line, each word quoted for a POSIX shell if it needs it, for
  * -v and --dry-run. */
 char *argv_text(char *const *argv);

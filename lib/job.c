@@ -1,5 +1,7 @@
 /*
- * The executor (see job.h).  A job's path:
+ * The executor (see job.h): one file past 600 lines because a job's life,
+ * from its queue to its slot, process and result, and the stop that can
+ * cut it short at any step, share one set of locks.  A job's path:
  *
  *   submitting thread: wspx__exec_submit() appends a batch to the
  *     executor's queue and injects the batch's jobs into the work-stealing

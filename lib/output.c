@@ -1,7 +1,9 @@
 /*
- * Printing jobs' output.  One mutex, `lock`, serializes everything that
- * reaches wspx's stdout and stderr, so two jobs' bytes never interleave
- * within what one call prints.
+ * Printing jobs' output: one file past 600 lines because every mode, the
+ * spill files, the staging and the status line meet under one lock, whose
+ * rules are written here once.  One mutex, `lock`, serializes everything
+ * that reaches wspx's stdout and stderr, so two jobs' bytes never
+ * interleave within what one call prints.
  *
  *   group, not keep-order: a job's output is collected without the lock
  *     (only its reader thread touches it) and printed whole when the job
