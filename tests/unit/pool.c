@@ -403,7 +403,7 @@ static void
 test_shutdown(void)
 {
 	struct wspx_pool *p = newpool(nworkers);
-	struct wspx_job late = { .run = ijobrun };
+	struct ijob late = { .job.run = ijobrun };
 	struct wspx_scope s;
 	struct injector *in;
 	pthread_t t[3];
@@ -420,7 +420,7 @@ test_shutdown(void)
 	accepted = joininjectors(in, 3, t, &bad);
 	CHECK(bad == 0);
 	CHECK(atomic_load(&iran) == accepted);
-	CHECK(wspx_pool_inject(p, &late) == -ESHUTDOWN);
+	CHECK(wspx_pool_inject(p, &late.job) == -ESHUTDOWN);
 	CHECK(wspx_pool_call(p, fib, &f) == -ESHUTDOWN);
 	wspx_scope_init(&s, p, NULL);
 	CHECK(wspx_scope_spawn(&s, NULL, &late) == -ESHUTDOWN);
@@ -509,13 +509,13 @@ static void
 test_trickle(void)
 {
 	struct wspx_pool *p = newpool(nworkers);
-	struct wspx_job job = { .run = ijobrun };
+	struct ijob job = { .job.run = ijobrun };	/* ijobrun wants an ijob */
 	uint64_t wakes0 = allasleep(p).wakes, wakes;
 	long cycles = 200, k;
 
 	atomic_store(&iran, 0);
 	for (k = 0; k < cycles; k++) {
-		CHECK(wspx_pool_inject(p, &job) == 0);
+		CHECK(wspx_pool_inject(p, &job.job) == 0);
 		while (atomic_load(&iran) < k + 1)
 			sched_yield();
 		(void)allasleep(p);
