@@ -423,7 +423,7 @@ test_shutdown(void)
 	CHECK(wspx_pool_inject(p, &late.job) == -ESHUTDOWN);
 	CHECK(wspx_pool_call(p, fib, &f) == -ESHUTDOWN);
 	wspx_scope_init(&s, p, NULL);
-	CHECK(wspx_scope_spawn(&s, NULL, &late) == -ESHUTDOWN);
+	CHECK(wspx_scope_spawn(&s, NULL, &late.job) == -ESHUTDOWN);
 	wspx_scope_wait(&s);
 	wspx_pool_shutdown(p);	/* again: nothing happens */
 	wspx_pool_free(p);
