@@ -365,11 +365,14 @@ wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
 	}
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	x->inflight += n;
-	if (x->tail != NULL)
+	/* The queue orders the handover to the blocking pool; a dry run's
+	 * jobs never go there, and are freed as soon as they have run. */
+	if (!x->o.dry_run && x->tail != NULL)
 		x->tail->next = jobs[0];
-	else
+	else if (!x->o.dry_run)
 		x->head = jobs[0];
-	x->tail = jobs[n - 1];
+	if (!x->o.dry_run)
+		x->tail = jobs[n - 1];
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	for (i = 0; i < n; i += k) {
 		for (k = 0; k < 64 && i + k < n; k++)
