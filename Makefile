@@ -26,33 +26,35 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 ALL_LDFLAGS = $(LDFLAGS) -pthread
 
-LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/job.h lib/output.h \
-	lib/pool.h lib/proc.h lib/pump.h lib/sleep.h lib/stack.h lib/thread.h \
-	lib/wspx.h
-LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/job.o \
-	lib/output.o lib/pool.o lib/proc.o lib/pump.o lib/sleep.o lib/stack.o \
-	lib/thread.o
-LIBPIC = lib/blocking.po lib/deque.po lib/error.po lib/forkjoin.po \
-	lib/job.po lib/output.po lib/pool.po lib/proc.po lib/pump.po \
-	lib/sleep.po lib/stack.po lib/thread.po
+LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/exec.h lib/halt.h \
+	lib/job.h \
+	lib/joblog.h lib/median.h lib/output.h lib/pool.h lib/proc.h lib/pump.h \
+	lib/sleep.h lib/stack.h lib/thread.h lib/watchdog.h lib/wspx.h
+LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/halt.o \
+	lib/job.o lib/joblog.o lib/median.o lib/outcome.o lib/output.o \
+	lib/pool.o lib/proc.o lib/pump.o lib/sleep.o lib/stack.o lib/stop.o \
+	lib/thread.o lib/watchdog.o
+LIBPIC = $(LIBOBJ:.o=.po)
 CMDHDR = cmd/command.h cmd/events.h cmd/input.h cmd/options.h \
-	cmd/optvalue.h cmd/progpath.h cmd/run.h cmd/running.h cmd/shell.h \
-	cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h cmd/util.h
+	cmd/optvalue.h cmd/progpath.h cmd/resume.h cmd/run.h cmd/running.h \
+	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h cmd/util.h
 CMDOBJ = cmd/command.o cmd/events.o cmd/input.o cmd/main.o cmd/options.o \
-	cmd/optvalue.o cmd/progpath.o cmd/run.o cmd/running.o cmd/shell.o \
+	cmd/optvalue.o cmd/progpath.o cmd/resume.o cmd/run.o cmd/running.o \
+	cmd/shell.o \
 	cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
-	tests/unit/blocking tests/unit/job
+	tests/unit/blocking tests/unit/job tests/unit/policy
 EXAMPLES = examples/forkjoin
 # The commands (and C headers) the README's two commands need.  What is
 # missing is installed by tests/need.sh with apt-get, as root or through
 # sudo -n, or named with the line to type.  A name whose Debian package has
 # another name (ps: procps) is also listed in the table of tests/need.sh.
 # The shells are for the quoting and completion tests, which skip a shell
-# that is missing (tcsh also brings csh).
+# that is missing (tcsh also brings csh); GNU parallel is the reference
+# the joblog and halt tests compare with.
 EXAMPLE_TOOLS = cc stdio.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm spin mandoc bats python3 tmux ps bash \
-	dash zsh ksh mksh busybox fish tcsh
+	dash zsh ksh mksh busybox fish tcsh parallel
 
 all: wspx libwspx.a libwspx.so
 
@@ -117,6 +119,7 @@ check-unit: $(UNIT)
 	tests/unit/pool $(POOL_ARGS)
 	tests/unit/blocking $(BLOCKING_ARGS)
 	tests/unit/job $(JOB_ARGS)
+	tests/unit/policy
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
 check-cli: check-tools wspx

@@ -101,7 +101,13 @@ events_end(struct events *e, const struct event_end *x)
 		bufprintf(&b, ", \"signal\": %d", x->signal);
 	else
 		bufadds(&b, ", \"signal\": null");
-	bufprintf(&b, ", \"bytes\": %llu", (unsigned long long)x->bytes);
+	bufprintf(&b, ", \"bytes\": %llu, \"attempt\": %u, \"retry\": %s",
+	    (unsigned long long)x->bytes, x->attempt, x->retry ? "true" :
+	    "false");
+	if (x->timedout)
+		bufadds(&b, ", \"timeout\": true");
+	if (x->killsig != 0)
+		bufprintf(&b, ", \"killed\": %d", x->killsig);
 	if (x->error != NULL) {
 		bufadds(&b, ", \"error\": ");
 		bufjson(&b, x->error);

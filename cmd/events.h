@@ -28,6 +28,10 @@ struct event_end {
 	int signal;		/* killed by this signal, or 0 */
 	uint64_t bytes;		/* output, stdout and stderr */
 	const char *error;	/* why it could not start, or NULL */
+	unsigned attempt;	/* 1, 2, ... (--retries) */
+	bool retry;		/* another attempt follows */
+	bool timedout;		/* killed for its --timeout */
+	int killsig;		/* the signal wspx sent it, or 0 */
 };
 
 /* Open path for events ("-": wspx's stdout), truncating it; failed(ctx,

@@ -123,6 +123,18 @@ main(int argc, char **argv)
 	if (c.mode == WSPX_OUT_UNGROUP && (c.tag || c.tagstring != NULL))
 		conflict("-u and --tag or --tagstring", "ungrouped output "
 		    "cannot be tagged");
+	if (c.resume != RESUME_NONE && c.joblog == NULL) {
+		fprintf(stderr, "wspx: %s needs --joblog FILE: the joblog of "
+		    "the run to resume\n(see wspx --help)\n", c.resume ==
+		    RESUME ? "--resume" : c.resume == RESUME_FAILED ?
+		    "--resume-failed" : "--retry-failed");
+		exit(EXIT_USAGE);
+	}
+	if (c.resume == RETRY_FAILED) {
+		/* the commands are the joblog's, as in GNU parallel */
+		c.command = NULL;
+		c.ncommand = 0;
+	}
 	if (c.nsrc == 0)
 		addsource(&c, SRC_FILE, "-", NULL);
 	if (!c.trimset && c.hascolsep)

@@ -24,7 +24,9 @@ enum optid {
 	O_REPLACEOPT, O_SHELL, O_QUOTE, O_JOBS, O_NORUNEMPTY, O_GROUP,
 	O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG, O_TAGSTRING, O_DRYRUN, O_SHOWCMD,
 	O_VERBOSE, O_TMPDIR, O_TERMTIMEOUT, O_NOSTATUS, O_PROGRESS,
-	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_WILLCITE,
+	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_JOBLOG,
+	O_RESUME, O_RESUMEFAILED, O_RETRYFAILED, O_RETRIES, O_RETRYDELAY,
+	O_TIMEOUT, O_HALT, O_DELAY, O_WILLCITE,
 	O_VERSION, O_HELP
 };
 
@@ -112,6 +114,25 @@ static const struct option {
 	    "as JSON at exit (- stdout)" },
 	{ 0, "events", "FILE", O_EVENTS, "write a JSON line per job start and "
 	    "end to FILE (- stdout)" },
+	{ 0, "joblog", "FILE", O_JOBLOG, "log each job's run to FILE as GNU "
+	    "parallel does (+FILE appends)" },
+	{ 0, "jl", "FILE", O_JOBLOG, NULL },
+	{ 0, "resume", NULL, O_RESUME, "skip the jobs the --joblog has a row "
+	    "of" },
+	{ 0, "resume-failed", NULL, O_RESUMEFAILED, "skip the jobs the "
+	    "--joblog shows succeeded; run the rest" },
+	{ 0, "retry-failed", NULL, O_RETRYFAILED, "run again the commands "
+	    "the --joblog shows failed" },
+	{ 0, "retries", "N", O_RETRIES, "run a failed job up to N more times "
+	    "(default 0: none)" },
+	{ 0, "retry-delay", "DUR", O_RETRYDELAY, "wait DUR before a retry, "
+	    "twice as long before each next" },
+	{ 0, "timeout", "DUR", O_TIMEOUT, "kill a job that runs longer than "
+	    "DUR, or N% of the median" },
+	{ 0, "halt", "WHEN", O_HALT, "stop early: now|soon,fail|success|done="
+	    "N|N% (default never)" },
+	{ 0, "halt-on-error", "WHEN", O_HALT, NULL },
+	{ 0, "delay", "DUR", O_DELAY, "start jobs at least DUR apart" },
 	{ 0, "will-cite", NULL, O_WILLCITE, "no effect (GNU parallel's "
 	    "notice is never printed)" },
 	{ 0, "willcite", NULL, O_WILLCITE, NULL },
@@ -249,6 +270,18 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_STATS:		c->stats = true; break;
 	case O_METRICS:		c->metrics = nonempty(as, v); break;
 	case O_EVENTS:		c->events = nonempty(as, v); break;
+	case O_JOBLOG:		setjoblog(c, as, v); break;
+	case O_RESUME:		c->resume = RESUME; break;
+	case O_RESUMEFAILED:	c->resume = RESUME_FAILED; break;
+	case O_RETRYFAILED:	c->resume = RETRY_FAILED; break;
+	case O_RETRIES:		/* 0 is none, not GNU parallel's forever */
+		c->retries = strcmp(v, "0") == 0 ? 0 :
+		    (unsigned)parsecount(as, v, 1000000);
+		break;
+	case O_RETRYDELAY:	c->retrydelay = parseduration(as, v); break;
+	case O_TIMEOUT:		settimeout(c, as, v); break;
+	case O_HALT:		sethalt(c, as, v); break;
+	case O_DELAY:		c->delay = parseduration(as, v); break;
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);
 		printed();

@@ -281,3 +281,39 @@ setreplace(struct config *c, const char *opt, const char *v, bool optional)
 		badvalue(opt, v, "is empty");
 	c->plain = v;
 }
+
+void
+setjoblog(struct config *c, const char *opt, const char *v)
+{
+	c->joblogappend = v[0] == '+';
+	c->joblog = nonempty(opt, v + c->joblogappend);
+}
+
+void
+settimeout(struct config *c, const char *opt, const char *v)
+{
+	size_t n = strlen(v);
+	char num[32];
+
+	c->timeout = 0;
+	c->timeoutpct = 0;
+	if (n > 1 && n < sizeof(num) && v[n - 1] == '%') {
+		memcpy(num, v, n - 1);
+		num[n - 1] = '\0';
+		c->timeoutpct = (unsigned)parsecount(opt, num, 100000);
+		if (c->timeoutpct == 0)
+			badvalue(opt, v, "is not more than 0%");
+		return;
+	}
+	if ((c->timeout = parseduration(opt, v)) <= 0)
+		badvalue(opt, v, "is not longer than 0");
+}
+
+void
+sethalt(struct config *c, const char *opt, const char *v)
+{
+	if (wspx__halt_parse(v, &c->halt) != 0)
+		badvalue(opt, v, "is not a halt policy (never, or soon or now, "
+		    "then fail, success or done, =N or =N%: now,fail=1)");
+	c->haltspec = v;
+}

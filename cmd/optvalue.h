@@ -63,4 +63,13 @@ void settagstring(struct config *c, const char *opt, const char *s);
 void setreplace(struct config *c, const char *opt, const char *v,
     bool optional);
 
+/* --joblog [+]FILE: '+' appends. */
+void setjoblog(struct config *c, const char *opt, const char *v);
+
+/* --timeout DUR or N% (of the median runtime of successful jobs). */
+void settimeout(struct config *c, const char *opt, const char *v);
+
+/* --halt, in GNU parallel's forms. */
+void sethalt(struct config *c, const char *opt, const char *v);
+
 #endif /* WSPX_OPTVALUE_H */

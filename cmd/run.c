@@ -17,6 +17,16 @@
  * start and end (events.c); SIGUSR1 lists the running jobs (running.c).
  * At the end, --stats, --metrics and the summary event report the final
  * counters, the pools' among them, read once the pools have stopped.
+ *
+ * Failures.  Each attempt's end gets its --joblog row (lib/joblog.c) and
+ * its end event; --resume and its kin (resume.c) skip jobs or take them
+ * from the joblog as they are read; --halt's verdict and exit status come
+ * from the executor.
+ *
+ * One file past 600 lines because every part above reads and writes the
+ * one struct run that the executor's callbacks get; the per-job reports
+ * (events, joblog rows, notes) are the next part to move out, with the
+ * struct behind a header of its own.
  */
 #include "run.h"
 
@@ -34,8 +44,10 @@
 #include "command.h"
 #include "events.h"
 #include "job.h"
+#include "joblog.h"
 #include "proc.h"
 #include "progpath.h"
+#include "resume.h"
 #include "running.h"
 #include "signals.h"
 #include "stats.h"
@@ -79,8 +91,12 @@ struct run {
 	struct running *running;
 	struct status *status;	/* status line or --progress, or NULL */
 	int metricsfd;		/* --metrics, or -1 */
+	struct wspx__joblog *joblog; /* --joblog, or NULL */
+	struct resume *resume;	/* --resume and its kin, or NULL */
 	struct signals *signals;
 };
+
+static void outputfailed(void *ctx, int err);
 
 static int
 prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
@@ -90,6 +106,9 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	int rc;
 
+	/* (a retry builds them again: the slot may differ) */
+	free(j->tag);
+	free(j->cmdtext);
 	rc = commands_build(r->cmds, &j->args, ej->seq, slot, cmd,
 	    &j->nobash);
 	j->tag = commands_tag(r->cmds, &j->args, ej->seq, slot);
@@ -142,29 +161,95 @@ endevent(struct run *r, struct cmdjob *j)
 	    WIFSIGNALED(res->status) ? WTERMSIG(res->status) : 0;
 	e.bytes = res->bytes;
 	e.error = res->started ? NULL : strerror(-res->error);
+	e.attempt = res->attempt;
+	e.retry = res->retry;
+	e.timedout = res->timedout;
+	e.killsig = res->killsig;
 	if (!res->started)
 		events_start(r->events, e.seq, e.slot, 0, e.command, e.start);
 	events_end(r->events, &e);
 }
 
-/* Count the job's end, in the counters, the events and the running
- * table. */
+/* The joblog's row for an attempt: GNU parallel's columns; a job wspx
+ * killed has Exitval -1 and the signal sent, one killed otherwise
+ * Exitval 0 and its signal, one that could not start 127 or 126, as from
+ * a shell. */
+static void
+logrow(struct run *r, struct cmdjob *j)
+{
+	const struct wspx__result *res = &j->ej.result;
+	struct wspx__joblog_row row;
+	int rc;
+
+	memset(&row, 0, sizeof(row));
+	row.seq = j->ej.seq;
+	row.host = ":";
+	row.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 :
+	    unixtime();
+	row.runtime = (double)res->runtime_ns / 1e9;
+	row.receive = res->outbytes;
+	if (res->killsig != 0) {
+		row.exitval = -1;
+		row.signal = res->killsig;
+	} else if (!res->started) {
+		row.exitval = res->error == -ENOENT ? 127 : 126;
+	} else if (!r->c->dryrun && WIFSIGNALED(res->status)) {
+		row.signal = WTERMSIG(res->status);
+	} else if (!r->c->dryrun) {
+		row.exitval = WEXITSTATUS(res->status);
+	}
+	row.command = j->cmdtext != NULL ? j->cmdtext : "";
+	if ((rc = wspx__joblog_write(r->joblog, &row)) != 0)
+		/* the first failure stops the run, as one of the output */
+		outputfailed(r, rc);
+}
+
+/* "wspx: killed after its --timeout of 2s: COMMAND" */
+static void
+timedout(struct run *r, struct cmdjob *j)
+{
+	struct buf b = { NULL, 0, 0 };
+
+	bufprintf(&b, "wspx: killed after its --timeout (");
+	if (r->c->timeoutpct > 0)
+		bufprintf(&b, "%u%% of the median runtime", r->c->timeoutpct);
+	else
+		bufprintf(&b, "%gs", r->c->timeout);
+	bufprintf(&b, "): %s\n", j->cmdtext != NULL ? j->cmdtext : "");
+	wspx__output_note(r->out, b.s, b.len);
+	free(b.s);
+}
+
+/* An attempt of a job ended: it leaves the running table, and gets its
+ * end event and its joblog row. */
+static void
+ended(void *ctx, struct wspx__execjob *ej)
+{
+	struct run *r = ctx;
+	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
+
+	/* The event last: once a reader sees it, the job is out of the
+	 * running table. */
+	if (ej->result.started)
+		running_end(r->running, ej->result.slot, ej->seq);
+	if (ej->result.timedout)
+		timedout(r, j);
+	if (r->joblog != NULL)
+		logrow(r, j);
+	if (r->events != NULL)
+		endevent(r, j);
+}
+
+/* Count the job's end. */
 static void
 countend(struct run *r, struct cmdjob *j)
 {
 	const struct wspx__result *res = &j->ej.result;
-	bool skipped = res->error == -ECANCELED;
-	bool failed = res->error != 0 ? !skipped : !r->c->dryrun &&
-	    res->status != 0;
+	bool skipped = !res->started && res->error == -ECANCELED;
+	bool failed = !r->c->dryrun && wspx__exec_failed(res);
 
-	/* The event last: once a reader sees it, the job is out of the
-	 * running table and counted. */
-	if (res->started)
-		running_end(r->running, res->slot, j->ej.seq);
 	stats_ended(&r->stats, res->started ? res->runtime_ns : -1, failed,
 	    skipped);
-	if (!skipped && r->events != NULL)
-		endevent(r, j);
 }
 
 /* "wspx: cannot run COMMAND: reason", the command cut short if long (as
@@ -220,8 +305,96 @@ finished(void *ctx, struct wspx__execjob *ej)
 	free(j);
 }
 
-static const struct wspx__exec_ops ops = { prepare, started, cannotstart,
-    finished };
+/* The halt policy was met: say so, as GNU parallel does. */
+static void
+halted(void *ctx, struct wspx__execjob *ej)
+{
+	struct run *r = ctx;
+	struct cmdjob *j = ej != NULL ? wspx_container_of(ej, struct cmdjob,
+	    ej) : NULL;
+	const struct wspx__result *res = ej != NULL ? &ej->result : NULL;
+	struct buf b = { NULL, 0, 0 };
+	size_t running = wspx__exec_inflight(r->x);
+
+	bufprintf(&b, "wspx: --halt %s: ", r->c->haltspec);
+	if (res == NULL)
+		bufadds(&b, "met");
+	else
+		bufprintf(&b, "this job %s: %s", wspx__exec_failed(res) ?
+		    "failed" : "succeeded", j->cmdtext != NULL ? j->cmdtext :
+		    "");
+	bufprintf(&b, "\nwspx: starting no more jobs%s\n",
+	    r->c->halt.when == WSPX_HALT_NOW ? ", stopping the running ones" :
+	    running > 1 ? ", waiting for the running ones" : "");
+	wspx__output_note(r->out, b.s, b.len);
+	free(b.s);
+}
+
+static const struct wspx__exec_ops ops = {
+	.prepare = prepare, .started = started, .cannotstart = cannotstart,
+	.ended = ended, .halted = halted, .finished = finished
+};
+
+/* Job seq does not run (--resume): it takes its turn in the output. */
+static void
+skipseq(struct run *r, uint64_t seq)
+{
+	struct wspx__outjob *oj;
+
+	if (wspx__output_open(r->out, seq, NULL, &oj) == 0)
+		wspx__output_close(r->out, oj);
+}
+
+/* --retry-failed: the next failed job of the joblog, with the logged
+ * command as its one argument (run as a command line); the sequence
+ * numbers in between take their turns in the output. */
+static bool
+retryjob(struct run *r, struct cmdjob *j, uint64_t *seq)
+{
+	const char *command;
+	uint64_t next;
+	size_t n;
+
+	if (!resume_next(r->resume, &next, &command))
+		return false;
+	while (++*seq < next)
+		skipseq(r, *seq);
+	n = strlen(command) + 1;
+	j->args.v = xcalloc(1, 2 * sizeof(char *) + n);
+	j->args.v[0] = memcpy((char *)(j->args.v + 2), command, n);
+	j->args.n = 1;
+	return true;
+}
+
+/* The next job to submit, numbered after *seq, or NULL at the end of the
+ * input: from the input, past the jobs --resume skips, or from the
+ * joblog for --retry-failed. */
+static struct cmdjob *
+nextjob(struct run *r, struct input *in, uint64_t *seq)
+{
+	struct cmdjob *j = xcalloc(1, sizeof(*j));
+
+	if (r->c->resume == RETRY_FAILED) {
+		if (!retryjob(r, j, seq)) {
+			free(j);
+			return NULL;
+		}
+		j->ej.seq = *seq;
+		return j;
+	}
+	for (;;) {
+		if (!input_next(in, &j->args)) {
+			free(j);
+			return NULL;
+		}
+		if (r->resume == NULL || !resume_done(r->resume, ++*seq))
+			break;
+		skipseq(r, *seq);
+		free(j->args.v);
+	}
+	j->ej.seq = r->resume == NULL ? ++*seq : *seq;
+	return j;
+}
 
 /* Submit jobs as the window allows, until the input ends or a stop. */
 static void
@@ -229,24 +402,22 @@ readloop(struct run *r, struct input *in)
 {
 	struct wspx__execjob *batch[BATCH];
 	struct cmdjob *j;
-	uint64_t seq = 0;
+	uint64_t seq = 0, n = 0;
 	size_t want, k;
 	bool end = false;
 
 	while (!end && (want = wspx__exec_reserve(r->x, BATCH)) > 0) {
 		for (k = 0; k < want; k++) {
 			/* Never sit on a partial batch while input waits. */
-			if (k > 0 && !input_ready(in))
+			if (k > 0 && in != NULL && !input_ready(in))
 				break;
-			j = xcalloc(1, sizeof(*j));
-			if (!input_next(in, &j->args)) {
-				free(j);
+			if ((j = nextjob(r, in, &seq)) == NULL) {
 				end = true;
 				break;
 			}
-			j->ej.seq = ++seq;
 			batch[k] = &j->ej;
 		}
+		n += k;
 		if (k > 0) {
 			wspx__exec_submit(r->x, batch, k);
 			/* relaxed: a count (see stats.c). */
@@ -255,10 +426,12 @@ readloop(struct run *r, struct input *in)
 		}
 	}
 	/* All input read: now the total is known. */
-	if (end)
+	if (end) {
 		/* relaxed: a count for the status line (see stats.c). */
-		atomic_store_explicit(&r->stats.total, (int64_t)seq,
+		atomic_store_explicit(&r->stats.total, (int64_t)n,
 		    memory_order_relaxed);
+		wspx__exec_total(r->x, n);
+	}
 }
 
 /* Jobs between being read and having finished.  A dry run's jobs take no
@@ -331,6 +504,13 @@ startexec(struct run *r)
 	xo.window = window(r->c);
 	xo.dry_run = r->c->dryrun;
 	xo.show_command = r->c->showcmd;
+	xo.retries = r->c->retries;
+	xo.retry_delay_ns = (int64_t)(r->c->retrydelay * 1e9);
+	xo.timeout_ns = (int64_t)(r->c->timeout * 1e9);
+	xo.timeout_pct = r->c->timeoutpct;
+	xo.grace_ns = (int64_t)(r->c->termtimeout * 1e9);
+	xo.delay_ns = (int64_t)(r->c->delay * 1e9);
+	xo.halt = r->c->halt;
 	xo.in_fd = r->devnull;
 	xo.env = environ;
 	signals_inherited(r->signals, &xo.ignore, &xo.mask);
@@ -343,11 +523,35 @@ startexec(struct run *r)
 		fatal("out of memory");
 }
 
+/* The failed jobs, or as --halt says. */
 static int
-exitstatus(const struct stats_final *f)
+exitstatus(struct run *r, const struct stats_final *f)
 {
+	int status;
+
+	if (!r->c->dryrun && wspx__exec_halt_status(r->x, &status))
+		return status;
 	return f->now.failed > EXIT_MAXFAILED ? EXIT_MANYFAILED :
 	    (int)f->now.failed;
+}
+
+/* Read what --resume and its kin need, then open --joblog: appending
+ * when resuming, as GNU parallel does. */
+static void
+openjoblog(struct run *r)
+{
+	static const char *opts[] = { NULL, "--resume", "--resume-failed",
+	    "--retry-failed" };
+	const struct config *c = r->c;
+	int rc;
+
+	if (c->resume != RESUME_NONE)
+		r->resume = resume_load(c->joblog, c->resume, opts[c->resume]);
+	/* a dry run runs nothing to log (GNU parallel writes no joblog) */
+	if (c->joblog != NULL && !c->dryrun && (rc = wspx__joblog_open(
+	    &r->joblog, c->joblog, c->joblogappend ||
+	    c->resume != RESUME_NONE)) != 0)
+		fatal("--joblog %s: %s", c->joblog, strerror(-rc));
 }
 
 /* Open --metrics now, so that a bad path is an error before any job runs;
@@ -369,6 +573,7 @@ openreports(struct run *r)
 	if (c->events != NULL && (r->events = events_open(c->events,
 	    outputfailed, r)) == NULL)
 		fatal("--events %s:", c->events);
+	openjoblog(r);
 }
 
 /* The status line on a terminal, or --progress lines, or nothing. */
@@ -452,7 +657,9 @@ setup(struct run *r, struct config *c)
 	openreports(r);
 	r->running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
-	r->in = input_open(c->src, c->nsrc, &io);
+	/* --retry-failed takes its jobs from the joblog */
+	if (c->resume != RETRY_FAILED)
+		r->in = input_open(c->src, c->nsrc, &io);
 	r->out = newoutput(r, c, c->events != NULL && strcmp(c->events, "-") ==
 	    0);
 	startexec(r);
@@ -504,6 +711,10 @@ report(struct run *r, struct stats_final *f, int status)
 			status = EXIT_USAGE;
 		}
 	}
+	if ((rc = wspx__joblog_close(r->joblog)) != 0) {
+		warn("--joblog %s: %s", r->c->joblog, strerror(-rc));
+		status = EXIT_USAGE;
+	}
 	events_summary(r->events, f);
 	if ((rc = events_close(r->events)) != 0) {
 		/* a reader that went away is no news: it stopped the run */
@@ -521,7 +732,9 @@ teardown(struct run *r)
 	wspx__exec_free(r->x);
 	wspx_blocking_free(r->bp);
 	wspx_pool_free(r->pool);
-	input_close(r->in);
+	if (r->in != NULL)
+		input_close(r->in);
+	resume_free(r->resume);
 	wspx__output_free(r->out);
 	running_free(r->running);
 	commands_free(r->cmds);
@@ -540,11 +753,11 @@ run(struct config *c)
 
 	setup(&r, c);
 	readloop(&r, r.in);
-	inputfailed = input_failed(r.in);
+	inputfailed = r.in != NULL && input_failed(r.in);
 	wspx__exec_wait(r.x);
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
-	    exitstatus(&f);
+	    exitstatus(&r, &f);
 	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0) {
 		warn("cannot write the output: %s", strerror(-oerr));
 		status = EXIT_USAGE;

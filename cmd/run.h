@@ -9,8 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "halt.h"
 #include "input.h"
 #include "output.h"
+#include "resume.h"
 
 /* Exit statuses, as GNU parallel's and in EXIT STATUS of wspx(1). */
 enum exitstatus {
@@ -43,6 +45,16 @@ struct config {
 	bool showcmd;		/* -v: the command on stdout, then output */
 	bool verbose;		/* -t, --verbose: the command to stderr */
 	double termtimeout;	/* seconds */
+	const char *joblog;	/* --joblog FILE (without a leading +) */
+	bool joblogappend;	/* --joblog +FILE, or resuming */
+	enum resumemode resume;	/* --resume, --resume-failed, ... */
+	unsigned retries;	/* --retries */
+	double retrydelay;	/* --retry-delay, seconds */
+	double timeout;		/* --timeout, seconds, or 0 */
+	unsigned timeoutpct;	/* --timeout N%, or 0 */
+	struct wspx__halt halt;	/* --halt */
+	const char *haltspec;	/* --halt as given, for messages */
+	double delay;		/* --delay, seconds */
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;
 	bool quote;		/* -q: run the words as they are */

@@ -2,16 +2,17 @@
 #
 # Install as /usr/share/bash-completion/completions/wspx, or source it.
 # Before COMMAND: wspx's options (GNU parallel's spellings too), files
-# after -a, --shell, --metrics and --events, directories after --tmpdir,
-# nothing after the other options that take a value, and command names.
+# after -a, --shell, --metrics, --events and --joblog, directories after
+# --tmpdir, the main policies after --halt, nothing after the other
+# options that take a value, and command names.
 # From COMMAND on: the completion of COMMAND itself when bash-completion
 # is loaded, else file names.
 
 _wspx()
 {
 	# Every option, as `wspx --help` lists them (tests/cli/docs.bats
-	# checks these lists against it); then those that take a value, and
-	# those whose value is a file.
+	# checks these lists against it); then those that take a value,
+	# those whose value is a file, and the values of --halt.
 	local opts='-a --arg-file --argfile -0 --null -d --delimiter
 	    -C --colsep --col-sep --trim -n --max-args --maxargs
 	    -r --no-run-if-empty --norunifempty -I -i --replace --shell
@@ -21,20 +22,28 @@ _wspx()
 	    --tag-string --dry-run --dryrun --dr -v -t --verbose
 	    --tmpdir --tempdir --term-timeout --no-status --progress
 	    --progress-interval --total --total-jobs --totaljobs --stats
-	    --metrics --events --will-cite --willcite --nn --nonotice
+	    --metrics --events --joblog --jl --resume --resume-failed
+	    --retry-failed --retries --retry-delay --timeout --halt
+	    --halt-on-error --delay --will-cite --willcite --nn --nonotice
 	    --no-notice -V --version -h --help'
 	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
 	    --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs
 	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
 	    --tempdir --term-timeout --progress-interval --total
-	    --total-jobs --totaljobs --metrics --events'
-	local fileopts='-a --arg-file --argfile --shell --metrics --events'
+	    --total-jobs --totaljobs --metrics --events --joblog --jl
+	    --retries --retry-delay --timeout --halt --halt-on-error --delay'
+	local fileopts='-a --arg-file --argfile --shell --metrics --events
+	    --joblog --jl'
 	local diropts='--tmpdir --tempdir'
+	local haltopts='--halt --halt-on-error'
+	local halts='never now,fail=1 soon,fail=1 now,success=1
+	    soon,success=1 now,done=1 soon,done=1'
 	local cur i k w cmd=0 needs=
 
 	argopts=" $(printf '%s ' $argopts)"
-	fileopts=" $fileopts "
+	fileopts=" $(printf '%s ' $fileopts)"
 	diropts=" $diropts "
+	haltopts=" $haltopts "
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 
@@ -86,6 +95,8 @@ _wspx()
 			elif [[ $diropts == *" $needs "* ]]; then
 				compopt -o filenames 2>/dev/null
 				COMPREPLY=($(compgen -d -- "$cur"))
+			elif [[ $haltopts == *" $needs "* ]]; then
+				COMPREPLY=($(compgen -W "$halts" -- "$cur"))
 			fi
 			return 0	# a number or a string: nothing to offer
 		fi

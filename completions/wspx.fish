@@ -3,9 +3,10 @@
 #
 # Before COMMAND: wspx's options, GNU parallel's spellings too
 # (tests/cli/docs.bats checks them against `wspx --help`), files after -a,
-# --shell, --metrics and --events, directories after --tmpdir, nothing
-# after the other options that take a value (-x), and command names.  From
-# COMMAND on: COMMAND's own completion.
+# --shell, --metrics, --events and --joblog, directories after --tmpdir,
+# the main policies after --halt, nothing after the other options that
+# take a value (-x), and command names.  From COMMAND on: COMMAND's own
+# completion.
 
 # The options that take a value, as separate words on the command line.
 function __wspx_value_options
@@ -13,7 +14,8 @@ function __wspx_value_options
         --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs \
         -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
         --tempdir --term-timeout --progress-interval --total \
-        --total-jobs --totaljobs --metrics --events
+        --total-jobs --totaljobs --metrics --events --joblog --jl \
+        --retries --retry-delay --timeout --halt --halt-on-error --delay
 end
 
 # Whether the command line has not reached COMMAND yet.
@@ -100,6 +102,17 @@ complete -c wspx -n __wspx_before_command -l totaljobs -x -d "Expect N jobs: pro
 complete -c wspx -n __wspx_before_command -l stats -d "Print the run's counters to stderr at exit"
 complete -c wspx -n __wspx_before_command -l metrics -r -F -d "Write the run's counters to FILE as JSON at exit"
 complete -c wspx -n __wspx_before_command -l events -r -F -d "Write a JSON line per job start and end to FILE (- stdout)"
+complete -c wspx -n __wspx_before_command -l joblog -r -F -d "Log each job's run to FILE as GNU parallel does (+FILE appends)"
+complete -c wspx -n __wspx_before_command -l jl -r -F -d "Log each job's run to FILE as GNU parallel does (+FILE appends)"
+complete -c wspx -n __wspx_before_command -l resume -d "Skip the jobs the --joblog has a row of"
+complete -c wspx -n __wspx_before_command -l resume-failed -d "Skip the jobs the --joblog shows succeeded; run the rest"
+complete -c wspx -n __wspx_before_command -l retry-failed -d "Run again the commands the --joblog shows failed"
+complete -c wspx -n __wspx_before_command -l retries -x -d "Run a failed job up to N more times (default 0: none)"
+complete -c wspx -n __wspx_before_command -l retry-delay -x -d "Wait DUR before a retry, twice as long before each next"
+complete -c wspx -n __wspx_before_command -l timeout -x -d "Kill a job that runs longer than DUR, or N% of the median"
+complete -c wspx -n __wspx_before_command -l halt -x -a "never now,fail=1 soon,fail=1 now,success=1 soon,success=1 now,done=1 soon,done=1" -d "Stop early: now|soon,fail|success|done=N|N% (default never)"
+complete -c wspx -n __wspx_before_command -l halt-on-error -x -a "never now,fail=1 soon,fail=1 now,success=1 soon,success=1 now,done=1 soon,done=1" -d "Stop early: now|soon,fail|success|done=N|N% (default never)"
+complete -c wspx -n __wspx_before_command -l delay -x -d "Start jobs at least DUR apart"
 complete -c wspx -n __wspx_before_command -l will-cite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l willcite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l nn -d "No effect (for GNU parallel command lines)"

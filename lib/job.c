@@ -50,52 +50,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec.h"
+#include "median.h"
 #include "proc.h"
 #include "pump.h"
 #include "thread.h"
-
-#define NVARS		4	/* WSPX_SEQ, WSPX_SLOT, PARALLEL_SEQ, ..JOBSLOT */
-
-struct slot {
-	pthread_mutex_t lock;	/* guards pid and signalled */
-	pid_t pid;		/* running job's process, 0 if none */
-	bool signalled;		/* its group got the stop signal */
-	char **envp;		/* the base environment, then vars */
-	char vars[NVARS][48];
-};
-
-struct wspx__exec {
-	struct wspx__exec_opts o;
-	pthread_mutex_t lock;
-	pthread_cond_t room;	/* the window has room, or stopping */
-	pthread_cond_t idle;	/* nothing in flight */
-	pthread_cond_t slotfree;
-	size_t inflight;	/* lock */
-	struct wspx__execjob *head, *tail; /* submitted, not routed; lock */
-	unsigned *free;		/* free slot numbers, a stack; lock */
-	unsigned nfree;		/* lock */
-	struct slot *slots;	/* slots[i] is slot i + 1 */
-	_Atomic(int) stopsig;	/* 0, or the signal of the first stop */
-	_Atomic(bool) killing;	/* SIGKILL whatever runs */
-	_Atomic(bool) suspended; /* SIGTSTP whatever starts */
-};
-
-static int64_t
-nowns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static bool
-stopping(struct wspx__exec *x)
-{
-	/* relaxed: a hint; the slot mutex decides who signals (above). */
-	return atomic_load_explicit(&x->stopsig, memory_order_relaxed) != 0 ||
-	    atomic_load_explicit(&x->killing, memory_order_relaxed);
-}
+#include "watchdog.h"
 
 /* The environment of slot s: env without our variables, then them. */
 static int
@@ -157,10 +117,33 @@ initslots(struct wspx__exec *x)
 	return 0;
 }
 
+static void
+initsync(struct wspx__exec *x)
+{
+	pthread_condattr_t ca;
+
+	WSPX_MUST(pthread_mutex_init(&x->lock, NULL));
+	WSPX_MUST(pthread_cond_init(&x->room, NULL));
+	WSPX_MUST(pthread_cond_init(&x->idle, NULL));
+	WSPX_MUST(pthread_cond_init(&x->slotfree, NULL));
+	WSPX_MUST(pthread_condattr_init(&ca));
+	WSPX_MUST(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
+	WSPX_MUST(pthread_cond_init(&x->wake, &ca));
+	WSPX_MUST(pthread_condattr_destroy(&ca));
+	atomic_init(&x->stopsig, 0);
+	atomic_init(&x->killing, false);
+	atomic_init(&x->suspended, false);
+	atomic_init(&x->draining, false);
+	atomic_init(&x->killat, 0);
+	atomic_init(&x->timeout, x->o.timeout_ns);
+	atomic_init(&x->total, 0);
+}
+
 int
 wspx__exec_new(struct wspx__exec **out, const struct wspx__exec_opts *o)
 {
 	struct wspx__exec *x;
+	int rc;
 
 	if ((x = calloc(1, sizeof(*x))) == NULL)
 		return -ENOMEM;
@@ -169,13 +152,11 @@ wspx__exec_new(struct wspx__exec **out, const struct wspx__exec_opts *o)
 		free(x);
 		return -ENOMEM;
 	}
-	WSPX_MUST(pthread_mutex_init(&x->lock, NULL));
-	WSPX_MUST(pthread_cond_init(&x->room, NULL));
-	WSPX_MUST(pthread_cond_init(&x->idle, NULL));
-	WSPX_MUST(pthread_cond_init(&x->slotfree, NULL));
-	atomic_init(&x->stopsig, 0);
-	atomic_init(&x->killing, false);
-	atomic_init(&x->suspended, false);
+	initsync(x);
+	if ((rc = wspx__exec_startwatchdog(x)) != 0) {
+		wspx__exec_free(x);
+		return rc;
+	}
 	*out = x;
 	return 0;
 }
@@ -185,6 +166,9 @@ wspx__exec_free(struct wspx__exec *x)
 {
 	if (x == NULL)
 		return;
+	wspx__watchdog_free(x->watchdog);
+	free(x->median);
+	WSPX_MUST(pthread_cond_destroy(&x->wake));
 	WSPX_MUST(pthread_cond_destroy(&x->slotfree));
 	WSPX_MUST(pthread_cond_destroy(&x->idle));
 	WSPX_MUST(pthread_cond_destroy(&x->room));
@@ -201,9 +185,9 @@ wspx__exec_reserve(struct wspx__exec *x, size_t want)
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	/* Refill only once the window is half empty: one wake-up of the
 	 * submitter per window / 2 jobs, not one per job. */
-	while (x->inflight > x->o.window / 2 && !stopping(x))
+	while (x->inflight > x->o.window / 2 && !wspx__exec_stopping(x))
 		WSPX_MUST(pthread_cond_wait(&x->room, &x->lock));
-	n = stopping(x) ? 0 : x->o.window - x->inflight;
+	n = wspx__exec_stopping(x) ? 0 : x->o.window - x->inflight;
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	return n < want ? n : want;
 }
@@ -239,14 +223,21 @@ skipoutput(struct wspx__exec *x, struct wspx__execjob *job)
 		wspx__output_close(x->o.output, oj);
 }
 
-/* The job is over: tell the caller, then free its place in the window. */
+/* The job is over: count it, tell the caller, then free its place in the
+ * window. */
 static void
 complete(struct wspx__execjob *job)
 {
 	struct wspx__exec *x = job->x;
+	const struct wspx__result *r = &job->result;
 
 	if (!job->opened)
 		skipoutput(x, job);
+	if ((r->started || r->error != -ECANCELED) && wspx__exec_countend(x, r)) {
+		if (x->o.ops->halted != NULL)
+			x->o.ops->halted(x->o.ctx, job);
+		wspx__exec_halt(x);
+	}
 	x->o.ops->finished(x->o.ctx, job);
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	if (--x->inflight == x->o.window / 2)
@@ -282,7 +273,7 @@ handover(struct wspx__exec *x, struct wspx__execjob *job,
 		for (n = 0, next = job; n < 64 && next != NULL; n++,
 		    next = next->next)
 			tasks[n] = &next->task;
-		if (stopping(x))
+		if (wspx__exec_stopping(x))
 			rc = -ECANCELED;
 		else
 			rc = wspx_blocking_submit_n(x->o.blocking, tasks, n);
@@ -292,6 +283,15 @@ handover(struct wspx__exec *x, struct wspx__execjob *job,
 }
 
 static void runjob(struct wspx__exec *x, struct wspx__execjob *job);
+
+/* Print what is left of the job's output. */
+static void
+closeoutput(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	if (job->oj != NULL)
+		wspx__output_close(x->o.output, job->oj);
+	job->oj = NULL;
+}
 
 /* A job of a dry run only shows its command: it runs on the work-stealing
  * worker, in place, as an in-process job, with no thread to wait for and
@@ -303,7 +303,9 @@ dryrun(struct wspx__execjob *job)
 	struct wspx__exec *x = job->x;
 
 	job->result.slot = (unsigned)((job->seq - 1) % x->o.slots) + 1;
+	job->result.attempt = 1;
 	runjob(x, job);
+	closeoutput(x, job);
 	complete(job);
 }
 
@@ -356,6 +358,7 @@ wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
 	for (i = 0; i < n; i++) {
 		jobs[i]->x = x;
 		jobs[i]->opened = false;
+		jobs[i]->oj = NULL;
 		jobs[i]->ready = false;
 		jobs[i]->wsjob.run = route;
 		jobs[i]->next = i + 1 < n ? jobs[i + 1] : NULL;
@@ -405,77 +408,6 @@ giveslot(struct wspx__exec *x, unsigned s)
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 }
 
-/* Signal slot s's job if a stop asks for it; slot lock held. */
-static void
-stopslot(struct wspx__exec *x, struct slot *s)
-{
-	/* relaxed: ordered by the slot lock (see the top of the file). */
-	int sig = atomic_load_explicit(&x->stopsig, memory_order_relaxed);
-
-	if (s->pid == 0)
-		return;
-	if (atomic_load_explicit(&x->suspended, memory_order_relaxed))
-		wspx__proc_signal_group(s->pid, SIGTSTP);
-	if (atomic_load_explicit(&x->killing, memory_order_relaxed))
-		wspx__proc_signal_group(s->pid, SIGKILL);
-	else if (sig != 0 && !s->signalled) {
-		wspx__proc_signal_group(s->pid, sig);
-		s->signalled = true;
-	}
-}
-
-void
-wspx__exec_stop(struct wspx__exec *x, int sig)
-{
-	unsigned i;
-	int none = 0;
-
-	/* relaxed: ordered by the slot locks taken below. */
-	if (sig == SIGKILL)
-		atomic_store_explicit(&x->killing, true, memory_order_relaxed);
-	else
-		atomic_compare_exchange_strong_explicit(&x->stopsig, &none,
-		    sig, memory_order_relaxed, memory_order_relaxed);
-	WSPX_MUST(pthread_mutex_lock(&x->lock));
-	WSPX_MUST(pthread_cond_broadcast(&x->room));
-	WSPX_MUST(pthread_mutex_unlock(&x->lock));
-	for (i = 0; i < x->o.slots; i++) {
-		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
-		stopslot(x, &x->slots[i]);
-		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
-	}
-}
-
-void
-wspx__exec_suspend(struct wspx__exec *x, bool on)
-{
-	int sig = on ? SIGTSTP : SIGCONT;
-	unsigned i;
-
-	/* relaxed: ordered by the slot locks, as for a stop (see the top of
-	 * the file): a job registering after this sees it. */
-	atomic_store_explicit(&x->suspended, on, memory_order_relaxed);
-	for (i = 0; i < x->o.slots; i++) {
-		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
-		if (x->slots[i].pid != 0)
-			wspx__proc_signal_group(x->slots[i].pid, sig);
-		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
-	}
-}
-
-/* The child of slot s has ended (not yet reaped): forget it, and when
- * stopping, kill what is left of its group. */
-static void
-unregister(struct wspx__exec *x, struct slot *s)
-{
-	WSPX_MUST(pthread_mutex_lock(&s->lock));
-	if (stopping(x))
-		wspx__proc_signal_group(s->pid, SIGKILL);
-	s->pid = 0;
-	s->signalled = false;
-	WSPX_MUST(pthread_mutex_unlock(&s->lock));
-}
-
 static void
 setvars(struct slot *s, uint64_t seq, unsigned slot)
 {
@@ -521,7 +453,8 @@ spawnregister(struct wspx__exec *x, struct slot *s,
 	}
 	if (rc == 0) {
 		s->pid = *pid;
-		stopslot(x, s);
+		s->started = wspx__watchdog_now();
+		wspx__exec_stopslot(x, s);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&s->lock));
 	return rc;
@@ -597,53 +530,120 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 	x->o.ops->started(x->o.ctx, job, cmd);
 	wspx__pump(x->o.output, oj, pf, r->pid);
 	wspx__proc_exited(r->pid, true);
-	unregister(x, s);
+	wspx__exec_unregister(x, s, r);
 	wspx__proc_reap(r->pid, &r->status);
 	return 0;
 }
 
-/* Build the command of job, which has its slot, and run it. */
+/* Sleep until the monotonic time t, or less if a stop comes.  Returns
+ * whether the run goes on.  lock held. */
+static bool
+sleepuntil(struct wspx__exec *x, int64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000), (long)(t %
+	    1000000000) };
+
+	while (!wspx__exec_stopping(x) && pthread_cond_timedwait(&x->wake, &x->lock,
+	    &ts) == 0)
+		;
+	return !wspx__exec_stopping(x);
+}
+
+/* --delay: wait until the job may start, delay_ns after the one before
+ * it.  Returns whether the run goes on. */
+static bool
+waitturn(struct wspx__exec *x)
+{
+	int64_t now, t;
+	bool on;
+
+	if (x->o.delay_ns == 0)
+		return true;
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	now = wspx__watchdog_now();
+	t = x->nextstart > now ? x->nextstart : now;
+	x->nextstart = t + x->o.delay_ns;
+	on = sleepuntil(x, t);
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	return on;
+}
+
+/* Before attempt n + 1 of a job: retry_delay_ns, doubled for each attempt
+ * after the second (at most a day).  Returns whether the run goes on. */
+static bool
+retrypause(struct wspx__exec *x, unsigned n)
+{
+	int64_t d = x->o.retry_delay_ns, day = 86400 * (int64_t)1000000000;
+	bool on;
+
+	while (--n > 0 && d < day)
+		d *= 2;
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	on = sleepuntil(x, wspx__watchdog_now() + (d < day ? d : day));
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	return on;
+}
+
+/* Build the command of the job, which has its slot, and run it: one
+ * attempt, whose output adds to the job's (opened at its first). */
 static void
 runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__result *r = &job->result;
 	struct wspx__cmd cmd = { NULL, NULL, false, NULL };
-	struct wspx__outjob *oj;
 	int64_t t0;
 
-	if (stopping(x))
+	if (wspx__exec_stopping(x) || !waitturn(x))
 		r->error = -ECANCELED;
 	else
 		r->error = x->o.ops->prepare(x->o.ctx, job, r->slot, &cmd);
-	if (r->error == 0 && (r->error = wspx__output_open(x->o.output,
-	    job->seq, job->tag, &oj)) == 0) {
+	if (r->error == 0 && job->oj == NULL && (r->error =
+	    wspx__output_open(x->o.output, job->seq, job->tag, &job->oj)) == 0)
 		job->opened = true;
-		r->start_ns = nowns(CLOCK_REALTIME);
-		t0 = nowns(CLOCK_MONOTONIC);
-		r->error = startandwait(x, job, &cmd, oj);
+	if (r->error == 0) {
+		r->start_ns = wspx__exec_nowns(CLOCK_REALTIME);
+		t0 = wspx__exec_nowns(CLOCK_MONOTONIC);
+		r->error = startandwait(x, job, &cmd, job->oj);
 		if (r->error != 0)
-			x->o.ops->cannotstart(x->o.ctx, job, oj);
-		r->runtime_ns = nowns(CLOCK_MONOTONIC) - t0;
-		r->end_ns = nowns(CLOCK_REALTIME);
-		r->bytes = wspx__output_bytes(oj);
-		wspx__output_close(x->o.output, oj);
+			x->o.ops->cannotstart(x->o.ctx, job, job->oj);
+		r->runtime_ns = wspx__exec_nowns(CLOCK_MONOTONIC) - t0;
+		r->end_ns = wspx__exec_nowns(CLOCK_REALTIME);
+		r->bytes = wspx__output_bytes(job->oj);
+		r->outbytes = wspx__output_stdout_bytes(job->oj);
+	}
+	if (r->started || r->error != -ECANCELED) {
+		r->retry = wspx__exec_failed(r) && r->attempt <= x->o.retries &&
+		    !wspx__exec_stopping(x);
+		x->o.ops->ended(x->o.ctx, job);
 	}
 	free(cmd.argv);
 	free(cmd.text);
 }
 
+/* The job's run on a blocking thread: its attempts, each in a slot, with
+ * a pause before each retry, in which no slot is held. */
 static void
 runtask(struct wspx_task *task, int status)
 {
 	struct wspx__execjob *job;
+	struct wspx__exec *x;
+	unsigned attempt;
 
 	job = wspx_container_of(task, struct wspx__execjob, task);
-	if (status != 0) {
-		job->result.error = status;
-	} else {
-		job->result.slot = takeslot(job->x);
-		runjob(job->x, job);
-		giveslot(job->x, job->result.slot);
+	x = job->x;
+	job->result.error = status;
+	for (attempt = 1; status == 0; attempt++) {
+		job->result.attempt = attempt;
+		job->result.slot = takeslot(x);
+		runjob(x, job);
+		giveslot(x, job->result.slot);
+		if (!job->result.retry || !retrypause(x, attempt))
+			break;
+		/* The next attempt's output replaces this one's. */
+		if (job->oj != NULL)
+			wspx__output_discard(x->o.output, job->oj);
+		memset(&job->result, 0, sizeof(job->result));
 	}
+	closeoutput(x, job);
 	complete(job);
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "halt.h"
 #include "output.h"
 #include "wspx.h"
 
@@ -42,6 +43,12 @@ struct wspx__result {
 	int64_t end_ns;		/* wall clock at end */
 	int64_t runtime_ns;	/* monotonic time from start to end */
 	uint64_t bytes;		/* output, stdout and stderr */
+	uint64_t outbytes;	/* of which stdout */
+	unsigned attempt;	/* 1, 2, ...: which run of the job this is */
+	bool retry;		/* another attempt follows this one */
+	bool timedout;		/* killed for running past the timeout */
+	int killsig;		/* the last signal wspx sent the job's group
+				 * (a timeout, a halt, a stop), or 0 */
 };
 
 /* A job, embedded by the caller, who sets seq and tag; the rest is the
@@ -54,6 +61,7 @@ struct wspx__execjob {
 	const char *tag;		/* put before each output line, or NULL */
 	struct wspx__result result;
 	bool opened;			/* its output was opened */
+	struct wspx__outjob *oj;	/* its output while open, or NULL */
 	bool ready;			/* its wsjob ran; executor's lock */
 	struct wspx__execjob *next;	/* in the executor's queue */
 };
@@ -72,6 +80,15 @@ struct wspx__exec_ops {
 	 * input order with keep_order).  Blocking thread. */
 	void (*cannotstart)(void *ctx, struct wspx__execjob *job,
 	    struct wspx__outjob *oj);
+	/* An attempt of job ended (result.attempt; result.retry if another
+	 * follows): it ran, or could not start.  Not for a job skipped by a
+	 * stop.  Its output is still open.  Blocking thread (dry run: a
+	 * work-stealing worker). */
+	void (*ended)(void *ctx, struct wspx__execjob *job);
+	/* The halt policy was met as job ended: nothing new starts (and with
+	 * now, the running jobs are stopped).  Once, before job's finished,
+	 * on the thread that finishes it; may be NULL. */
+	void (*halted)(void *ctx, struct wspx__execjob *job);
 	/* job is over: ran, failed to start, or was skipped by a stop (then
 	 * result.started is false and result.error is -ECANCELED).  Called
 	 * once, on the blocking thread that ran it (or, if it never reached
@@ -96,6 +113,17 @@ struct wspx__exec_opts {
 					 * borrowed */
 	const sigset_t *mask;		/* jobs' signal mask, or NULL (none
 					 * blocked); borrowed */
+	unsigned retries;		/* attempts after a failed first */
+	int64_t retry_delay_ns;		/* before the first retry, doubling
+					 * for each next one */
+	int64_t timeout_ns;		/* a job's time limit, or 0 */
+	unsigned timeout_pct;		/* or this percentage of the median
+					 * runtime of the jobs that
+					 * succeeded so far, or 0 */
+	int64_t grace_ns;		/* from SIGTERM to SIGKILL, for a
+					 * timeout and a halt now */
+	int64_t delay_ns;		/* at least this between starts */
+	struct wspx__halt halt;		/* when to stop early */
 	struct wspx__output *output;	/* where output goes, borrowed */
 	struct wspx_pool *pool;		/* borrowed */
 	struct wspx_blocking *blocking;	/* borrowed; cap at least slots */
@@ -133,6 +161,19 @@ void wspx__exec_stop(struct wspx__exec *x, int sig);
  * SIGTSTP, and any job that starts while suspended too; with !on, send
  * SIGCONT to them.  Any thread. */
 void wspx__exec_suspend(struct wspx__exec *x, bool on);
+
+/* The run has total jobs, now that the submitter knows (percentages of
+ * the halt policy wait for it).  Any thread. */
+void wspx__exec_total(struct wspx__exec *x, uint64_t total);
+
+/* Whether a result is a failure: a job that ran and did not exit 0, was
+ * killed for its timeout, or could not start (a skipped job is neither). */
+bool wspx__exec_failed(const struct wspx__result *r);
+
+/* The run's exit status as the halt policy gives it, once every job has
+ * finished: *status is set and true returned when a policy other than
+ * never was given. */
+bool wspx__exec_halt_status(struct wspx__exec *x, int *status);
 
 /* Jobs submitted and not yet finished; any thread. */
 size_t wspx__exec_inflight(struct wspx__exec *x);

@@ -72,7 +72,7 @@ struct wspx__outjob {
 	struct obuf buf[2];	/* stdout, stderr collected */
 	bool linestart[2];	/* the next byte printed starts a line */
 	bool closed;		/* keep-order: ended, waiting for its turn */
-	uint64_t bytes;		/* written by the job so far */
+	uint64_t bytes[2];	/* written by the job so far, per stream */
 };
 
 struct wspx__output {
@@ -382,7 +382,18 @@ void
 wspx__output_commit(struct wspx__outjob *j, int stream, size_t n)
 {
 	j->buf[stream - 1].len += n;
-	j->bytes += n;
+	j->bytes[stream - 1] += n;
+}
+
+/* Empty b, keeping its memory. */
+static void
+forget(struct obuf *b)
+{
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+	b->len = 0;
+	b->filed = 0;
 }
 
 /* Print and empty what j collected on stream.  lock held. */
@@ -406,11 +417,7 @@ emitbuf(struct wspx__output *o, struct wspx__outjob *j, int stream)
 		}
 		emit(o, j, stream, o->copy, (size_t)r);
 	}
-	if (b->fd >= 0)
-		close(b->fd);
-	b->fd = -1;
-	b->len = 0;
-	b->filed = 0;
+	forget(b);
 }
 
 int
@@ -558,7 +565,7 @@ wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
 {
 	int rc;
 
-	j->bytes += n;
+	j->bytes[stream - 1] += n;
 	if (failed(o))	/* nothing more is printed: nothing to keep */
 		return wspx__output_error(o);
 	if (o->opts.mode == WSPX_OUT_GROUP && !o->opts.keep_order) {
@@ -575,6 +582,18 @@ wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
 		rc = collect(o, &j->buf[stream - 1], buf, n);
 	letgo(o);
 	return rc != 0 ? rc : wspx__output_error(o);
+}
+
+void
+wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j)
+{
+	/* Under the lock: with keep-order, advance() prints the buffers of
+	 * the job that becomes the head, from another thread. */
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	forget(&j->buf[0]);
+	forget(&j->buf[1]);
+	j->bytes[0] = j->bytes[1] = 0;
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
 /* Print the rest of j and free it.  lock held. */
@@ -729,7 +748,13 @@ wspx__output_fd(const struct wspx__output *o, int stream)
 uint64_t
 wspx__output_bytes(const struct wspx__outjob *j)
 {
-	return j->bytes;
+	return j->bytes[0] + j->bytes[1];
+}
+
+uint64_t
+wspx__output_stdout_bytes(const struct wspx__outjob *j)
+{
+	return j->bytes[0];
 }
 
 int

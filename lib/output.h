@@ -69,6 +69,11 @@ char *wspx__output_space(struct wspx__output *o, struct wspx__outjob *j,
 /* n bytes were read into the room wspx__output_space() gave. */
 void wspx__output_commit(struct wspx__outjob *j, int stream, size_t n);
 
+/* Forget what j collected and has not printed, and its byte count: a job
+ * run again starts its output afresh (what was printed already, as by
+ * the live head of keep-order or whole lines, stays).  Reader thread. */
+void wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j);
+
 /* The job ended: print what is left of its output, now or when its turn
  * comes, and free j.  Returns 0 or the error that stopped output. */
 int wspx__output_close(struct wspx__output *o, struct wspx__outjob *j);
@@ -103,6 +108,9 @@ int wspx__output_fd(const struct wspx__output *o, int stream);
 
 /* Bytes the job has written so far, both streams. */
 uint64_t wspx__output_bytes(const struct wspx__outjob *j);
+
+/* Bytes the job has written to its stdout so far. */
+uint64_t wspx__output_stdout_bytes(const struct wspx__outjob *j);
 
 /* The first error writing output (0 if none): -EPIPE when the reader of
  * wspx's stdout went away.  Any thread. */

@@ -72,9 +72,16 @@ load helper
 }
 
 @test "errors name the option as it was typed" {
+	run "$WSPX" --jobs abc echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--jobs: 'abc' is not a number of jobs"* ]]
+	run "$WSPX" --max-p abc echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--max-p: 'abc' is not a number of jobs"* ]]
+	# --jo is --jobs or --joblog, as in GNU parallel
 	run "$WSPX" --jo abc echo ::: a
 	[ "$status" -eq 255 ]
-	[[ "$output" == *"--jo: 'abc' is not a number of jobs"* ]]
+	[[ "$output" == *"ambiguous option --jo (--jobs, --joblog)"* ]]
 	run "$WSPX" --line-buf=3 echo ::: a
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--line-buf: '3' given to an option that takes no value"* ]]

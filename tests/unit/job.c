@@ -167,8 +167,18 @@ finished(void *ctx, struct wspx__execjob *ej)
 	atomic_fetch_add_explicit(&j->finished, 1, memory_order_relaxed);
 }
 
-static const struct wspx__exec_ops ops = { prepare, started, cannotstart,
-    finished };
+/* An attempt ended: nothing to log here. */
+static void
+ended(void *ctx, struct wspx__execjob *ej)
+{
+	(void)ctx;
+	(void)ej;
+}
+
+static const struct wspx__exec_ops ops = {
+	.prepare = prepare, .started = started, .cannotstart = cannotstart,
+	.ended = ended, .halted = NULL, .finished = finished
+};
 
 /* A job that holds its worker until the test lets go. */
 static void
