@@ -387,12 +387,13 @@ nextjob(struct run *r, struct input *in, uint64_t *seq)
 			free(j);
 			return NULL;
 		}
-		if (r->resume == NULL || !resume_done(r->resume, ++*seq))
+		++*seq;
+		if (r->resume == NULL || !resume_done(r->resume, *seq))
 			break;
 		skipseq(r, *seq);
 		free(j->args.v);
 	}
-	j->ej.seq = r->resume == NULL ? ++*seq : *seq;
+	j->ej.seq = *seq;
 	return j;
 }
 

@@ -231,7 +231,9 @@ ignores() {
 	[ $(((16#$mask >> ($2 - 1)) & 1)) -eq 1 ]
 }
 
-@test "under nohup, SIGHUP leaves wspx and its jobs running, and they keep it ignored" {
+# ./job: a job that says it started, waits for the file go, then saves
+# its SigIgn line in ign and prints done.
+waitingjob() {
 	cat > job <<'SH'
 #!/bin/sh
 touch started
@@ -240,6 +242,10 @@ grep SigIgn /proc/self/status > ign
 echo done
 SH
 	chmod +x job
+}
+
+@test "under nohup, SIGHUP leaves wspx and its jobs running, and they keep it ignored" {
+	waitingjob
 	nohup "$WSPX" ./job ::: 1 > out 2> err 3>&- &
 	pid=$!
 	waitfile started
@@ -253,14 +259,7 @@ SH
 }
 
 @test "a background wspx of a script ignores SIGINT and SIGQUIT, and so do its jobs" {
-	cat > job <<'SH'
-#!/bin/sh
-touch started
-while [ ! -e go ]; do sleep 0.01; done
-grep SigIgn /proc/self/status > ign
-echo done
-SH
-	chmod +x job
+	waitingjob
 	# A non-interactive shell starts a background job with SIGINT and
 	# SIGQUIT ignored.
 	sh -c '"$WSPX" ./job ::: 1 > out 2> err & echo $! > wpid; wait' 3>&- &
