@@ -207,6 +207,31 @@ allasleep(struct idler *d, unsigned n, struct wspx__sleep *s,
 	WAITFOR(wspx__sleeping(counters(s)) == n);
 }
 
+/* All n idlers are blocked: let each finish the call it is blocked in
+ * and make no more, so that a woken idler stays awake until the checks
+ * that follow have read the count (else, on a loaded machine, it can go
+ * back to sleep first). */
+static void
+holdawake(struct idler *d, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		atomic_store(&d[i].allowed, atomic_load(&d[i].calls) + 1);
+}
+
+/* Let the idlers call again, wait until all n are blocked, hold them. */
+static void
+resleep(struct idler *d, unsigned n, struct wspx__sleep *s)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		atomic_store(&d[i].allowed, -1);
+	WAITFOR(wspx__sleeping(counters(s)) == n);
+	holdawake(d, n);
+}
+
 static void
 test_wake_counts(void)
 {
@@ -221,14 +246,15 @@ test_wake_counts(void)
 	CHECK(wspx__sleep_init(&s, 5) == 0);
 	wspx__stack_init(&inj);
 	allasleep(d, 4, &s, &inj);
+	holdawake(d, 4);
 	/* One job, queue had work: exactly one sleeper is woken, and the
 	 * count drops before the poster returns (the waker decrements). */
 	wspx__sleep_new_jobs(&s, 1, false);
 	CHECK(wspx__sleeping(counters(&s)) == 3);
-	WAITFOR(wspx__sleeping(counters(&s)) == 4);
+	resleep(d, 4, &s);
 	wspx__sleep_new_jobs(&s, 2, false);
 	CHECK(wspx__sleeping(counters(&s)) == 2);
-	WAITFOR(wspx__sleeping(counters(&s)) == 4);
+	resleep(d, 4, &s);
 	/* An awake idle worker (this thread, in slot 4) will find a job
 	 * posted to an empty queue: nobody is woken for it... */
 	wspx__sleep_start_looking(&s, &me, 4);
@@ -237,7 +263,7 @@ test_wake_counts(void)
 	/* ...but two jobs need one more thread. */
 	wspx__sleep_new_jobs(&s, 2, true);
 	CHECK(wspx__sleeping(counters(&s)) == 3);
-	WAITFOR(wspx__sleeping(counters(&s)) == 4);
+	resleep(d, 4, &s);
 	/* A worker (this one) that stops looking with no work left in
 	 * sight, having taken the only job or seen its latch set, wakes
 	 * nobody... */
@@ -252,7 +278,7 @@ test_wake_counts(void)
 	/* (These idlers take no jobs: empty the stack for them, or their
 	 * last look keeps them from sleeping.) */
 	CHECK(wspx__stack_take_all(&inj) == &node);
-	WAITFOR(wspx__sleeping(counters(&s)) == 4);
+	resleep(d, 4, &s);
 	wspx__sleep_start_looking(&s, &me, 4);
 	wspx__sleep_work_found(&s, true, &inj);
 	CHECK(wspx__sleeping(counters(&s)) == 2);
