@@ -27,23 +27,27 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 ALL_LDFLAGS = $(LDFLAGS) -pthread
 
 LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/exec.h lib/halt.h \
-	lib/job.h \
-	lib/joblog.h lib/median.h lib/output.h lib/pool.h lib/proc.h lib/pump.h \
-	lib/sleep.h lib/stack.h lib/thread.h lib/watchdog.h lib/wspx.h
-LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/halt.o \
-	lib/job.o lib/joblog.o lib/median.o lib/outcome.o lib/output.o \
-	lib/pool.o lib/proc.o lib/pump.o lib/sleep.o lib/stack.o lib/stop.o \
+	lib/job.h lib/jobserver.h lib/joblog.h lib/median.h lib/output.h \
+	lib/pool.h lib/proc.h lib/pump.h lib/results.h lib/sleep.h lib/stack.h \
+	lib/sysload.h lib/thread.h lib/watchdog.h lib/wspx.h
+LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/gate.o \
+	lib/halt.o lib/job.o lib/jobserver.o lib/joblog.o lib/median.o \
+	lib/outcome.o lib/output.o lib/pool.o lib/proc.o lib/pump.o \
+	lib/results.o lib/sleep.o lib/stack.o lib/stop.o lib/sysload.o \
 	lib/thread.o lib/watchdog.o
 LIBPIC = $(LIBOBJ:.o=.po)
-CMDHDR = cmd/command.h cmd/events.h cmd/input.h cmd/options.h \
-	cmd/optvalue.h cmd/progpath.h cmd/resume.h cmd/run.h cmd/running.h \
+CMDHDR = cmd/command.h cmd/events.h cmd/failures.h cmd/gates.h cmd/input.h \
+	cmd/options.h cmd/optvalue.h cmd/progpath.h cmd/report.h cmd/resume.h \
+	cmd/run.h cmd/running.h \
 	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h cmd/util.h
-CMDOBJ = cmd/command.o cmd/events.o cmd/input.o cmd/main.o cmd/options.o \
-	cmd/optvalue.o cmd/progpath.o cmd/resume.o cmd/run.o cmd/running.o \
+CMDOBJ = cmd/command.o cmd/events.o cmd/failures.o cmd/gates.o cmd/input.o \
+	cmd/main.o cmd/options.o cmd/optvalue.o cmd/progpath.o cmd/report.o \
+	cmd/resume.o cmd/run.o cmd/running.o \
 	cmd/shell.o \
 	cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
-	tests/unit/blocking tests/unit/job tests/unit/policy
+	tests/unit/blocking tests/unit/job tests/unit/policy tests/unit/sysload \
+	tests/unit/jobserver
 EXAMPLES = examples/forkjoin
 # The commands (and C headers) the README's two commands need.  What is
 # missing is installed by tests/need.sh with apt-get, as root or through
@@ -120,6 +124,8 @@ check-unit: $(UNIT)
 	tests/unit/blocking $(BLOCKING_ARGS)
 	tests/unit/job $(JOB_ARGS)
 	tests/unit/policy
+	tests/unit/sysload
+	tests/unit/jobserver
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
 check-cli: check-tools wspx

@@ -26,7 +26,8 @@ enum optid {
 	O_VERBOSE, O_TMPDIR, O_TERMTIMEOUT, O_NOSTATUS, O_PROGRESS,
 	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_JOBLOG,
 	O_RESUME, O_RESUMEFAILED, O_RETRYFAILED, O_RETRIES, O_RETRYDELAY,
-	O_TIMEOUT, O_HALT, O_DELAY, O_WILLCITE,
+	O_TIMEOUT, O_HALT, O_DELAY, O_RESULTS, O_ETA, O_MEMFREE, O_LOAD,
+	O_JOBSERVER, O_WILLCITE,
 	O_VERSION, O_HELP
 };
 
@@ -133,6 +134,18 @@ static const struct option {
 	    "N|N% (default never)" },
 	{ 0, "halt-on-error", "WHEN", O_HALT, NULL },
 	{ 0, "delay", "DUR", O_DELAY, "start jobs at least DUR apart" },
+	{ 0, "results", "DIR", O_RESULTS, "keep each job's stdout, stderr and "
+	    "exit value in DIR/SEQ/, not printed" },
+	{ 0, "res", "DIR", O_RESULTS, NULL },
+	{ 0, "memfree", "SIZE", O_MEMFREE, "start no job while less memory "
+	    "is available; below half, stop the youngest" },
+	{ 0, "load", "N", O_LOAD, "start no job while the load average is N "
+	    "(or N% of the CPUs) or more" },
+	{ 0, "jobserver", NULL, O_JOBSERVER, "share -j with the jobs' make "
+	    "through a jobserver (MAKEFLAGS)" },
+	{ 0, "eta", NULL, O_ETA, "show progress and ETA: the status line, or "
+	    "--progress lines" },
+	{ 0, "bar", NULL, O_ETA, NULL },
 	{ 0, "will-cite", NULL, O_WILLCITE, "no effect (GNU parallel's "
 	    "notice is never printed)" },
 	{ 0, "willcite", NULL, O_WILLCITE, NULL },
@@ -282,6 +295,11 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_TIMEOUT:		settimeout(c, as, v); break;
 	case O_HALT:		sethalt(c, as, v); break;
 	case O_DELAY:		c->delay = parseduration(as, v); break;
+	case O_RESULTS:		setresults(c, as, v); break;
+	case O_MEMFREE:		setmemfree(c, as, v); break;
+	case O_LOAD:		setload(c, as, v); break;
+	case O_JOBSERVER:	c->jobserver = true; break;
+	case O_ETA:		c->progress = true, c->nostatus = false; break;
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);
 		printed();

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sysload.h"
 #include "template.h"
 #include "util.h"
 
@@ -287,6 +288,64 @@ setjoblog(struct config *c, const char *opt, const char *v)
 {
 	c->joblogappend = v[0] == '+';
 	c->joblog = nonempty(opt, v + c->joblogappend);
+}
+
+/* Whether s ends with suffix. */
+static bool
+endswith(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+void
+setresults(struct config *c, const char *opt, const char *v)
+{
+	static const char *tables[] = { ".csv", ".tsv", ".json" };
+	size_t i;
+
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (endswith(v, tables[i]))
+			badvalue(opt, v, "names a table file: not supported "
+			    "(give a directory)");
+	if (strchr(v, '{') != NULL && strchr(v, '}') != NULL)
+		badvalue(opt, v, "holds a replacement string: not supported "
+		    "(give a directory)");
+	c->results = nonempty(opt, v);
+}
+
+void
+setmemfree(struct config *c, const char *opt, const char *v)
+{
+	if (wspx__size_parse(v, &c->memfree) != 0)
+		badvalue(opt, v, "is not a size (N with k, M, G or T: 500M)");
+	c->memfreespec = v;
+}
+
+void
+setload(struct config *c, const char *opt, const char *v)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *num = *v == '+' || *v == '-' ? v + 1 : v;
+	char *end;
+	double n;
+
+	cpus = cpus > 0 ? cpus : 1;
+	n = strtod(num, &end);
+	if (*num < '0' || *num > '9' || end == num || (*end != '\0' &&
+	    strcmp(end, "%") != 0) || (*end == '%' && num != v) || n > 1e6)
+		badvalue(opt, v, "is not a load (N, N%, +N, -N)");
+	if (*end == '%')
+		n = (double)cpus * n / 100;
+	else if (*v == '+')
+		n = (double)cpus + n;
+	else if (*v == '-')
+		n = (double)cpus - n;
+	if (n <= 0)
+		badvalue(opt, v, "is not more than 0: no job could start");
+	c->maxload = n;
+	c->loadspec = v;
 }
 
 void

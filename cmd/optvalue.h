@@ -66,6 +66,16 @@ void setreplace(struct config *c, const char *opt, const char *v,
 /* --joblog [+]FILE: '+' appends. */
 void setjoblog(struct config *c, const char *opt, const char *v);
 
+/* --results DIR: a directory (GNU parallel's table files and
+ * replacement strings are refused). */
+void setresults(struct config *c, const char *opt, const char *v);
+
+/* --memfree SIZE, with GNU parallel's units (k 1000, K 1024, ...). */
+void setmemfree(struct config *c, const char *opt, const char *v);
+
+/* --load N, N% of the CPUs, +N or -N more or fewer than the CPUs. */
+void setload(struct config *c, const char *opt, const char *v);
+
 /* --timeout DUR or N% (of the median runtime of successful jobs). */
 void settimeout(struct config *c, const char *opt, const char *v);
 

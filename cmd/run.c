@@ -12,21 +12,19 @@
  * be written otherwise (a full disk) is reported and the status is 255;
  * else the status counts the failed jobs, as GNU parallel's.
  *
- * Watching.  The callbacks count every job in stats.c's atomics, which the
- * status line (status.c) reads as it likes; --events gets a line per
- * start and end (events.c); SIGUSR1 lists the running jobs (running.c).
- * At the end, --stats, --metrics and the summary event report the final
- * counters, the pools' among them, read once the pools have stopped.
+ * Reports.  The callbacks count every job in stats.c's atomics, which the
+ * status line (status.c) reads as it likes; what each job's start and end
+ * tell the user and the report files (-t, --events, --joblog, the failure
+ * summary, GitHub Actions' lines) is report.c's.  The start gates
+ * (--memfree, --load, make's jobserver) are set up by gates.c.
  *
- * Failures.  Each attempt's end gets its --joblog row (lib/joblog.c) and
- * its end event; --resume and its kin (resume.c) skip jobs or take them
- * from the joblog as they are read; --halt's verdict and exit status come
- * from the executor.
+ * Failures.  --resume and its kin (resume.c) skip jobs or take them from
+ * the joblog as they are read; --halt's verdict and exit status come from
+ * the executor.
  *
  * One file past 600 lines because every part above reads and writes the
- * one struct run that the executor's callbacks get; the per-job reports
- * (events, joblog rows, notes) are the next part to move out, with the
- * struct behind a header of its own.
+ * one struct run that the executor's callbacks get: the reader, the
+ * executor's set-up and callbacks, and the end of the run.
  */
 #include "run.h"
 
@@ -42,11 +40,13 @@
 #include <unistd.h>
 
 #include "command.h"
-#include "events.h"
+#include "gates.h"
 #include "job.h"
-#include "joblog.h"
+#include "jobserver.h"
 #include "proc.h"
+#include "results.h"
 #include "progpath.h"
+#include "report.h"
 #include "resume.h"
 #include "running.h"
 #include "signals.h"
@@ -87,16 +87,20 @@ struct run {
 	struct input *in;
 	int devnull;		/* the jobs' stdin */
 	struct stats stats;
-	struct events *events;	/* --events, or NULL */
 	struct running *running;
 	struct status *status;	/* status line or --progress, or NULL */
-	int metricsfd;		/* --metrics, or -1 */
-	struct wspx__joblog *joblog; /* --joblog, or NULL */
 	struct resume *resume;	/* --resume and its kin, or NULL */
+	struct reports rep;	/* reports of each job, and at the end */
+	struct wspx__results *results; /* --results, or NULL */
+	struct wspx__jobserver *jobserver; /* make's, or --jobserver's */
+	bool halted;		/* the halt policy was met */
 	struct signals *signals;
 };
 
 static void outputfailed(void *ctx, int err);
+
+static const char *resumeopts[] = { NULL, "--resume", "--resume-failed",
+    "--retry-failed" };
 
 static int
 prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
@@ -121,123 +125,24 @@ static void
 started(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd)
 {
 	struct run *r = ctx;
-	struct buf b = { NULL, 0, 0 };
 
+	(void)cmd;
 	/* relaxed: a count (see stats.c). */
 	atomic_fetch_add_explicit(&r->stats.started, 1, memory_order_relaxed);
 	/* The job's own copy of its command lives until finished(), which
-	 * takes it out of the table before freeing it. */
-	running_start(r->running, ej->result.slot, ej->seq,
-	    wspx_container_of(ej, struct cmdjob, ej)->cmdtext);
-	events_start(r->events, ej->seq, ej->result.slot, ej->result.pid,
-	    cmd->text, (double)ej->result.start_ns / 1e9);
-	if (!r->c->verbose)
-		return;
-	bufadds(&b, cmd->text);
-	bufaddc(&b, '\n');
-	wspx__output_note(r->out, b.s, b.len);
-	free(b.s);
+	 * takes it out of the running table before freeing it. */
+	report_started(&r->rep, ej, wspx_container_of(ej, struct cmdjob,
+	    ej)->cmdtext);
 }
 
-/* The end event of a job that ran or could not start. */
-static void
-endevent(struct run *r, struct cmdjob *j)
-{
-	const struct wspx__result *res = &j->ej.result;
-	struct event_end e;
-	double now = unixtime();
-
-	memset(&e, 0, sizeof(e));
-	e.seq = j->ej.seq;
-	e.slot = res->slot;
-	e.pid = res->pid;
-	e.command = j->cmdtext != NULL ? j->cmdtext : "";
-	e.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 : now;
-	e.end = res->end_ns != 0 ? (double)res->end_ns / 1e9 : now;
-	e.runtime = (double)res->runtime_ns / 1e9;
-	e.exited = res->started && (r->c->dryrun || WIFEXITED(res->status));
-	e.exit = e.exited && !r->c->dryrun ? WEXITSTATUS(res->status) : 0;
-	e.signal = res->started && !r->c->dryrun &&
-	    WIFSIGNALED(res->status) ? WTERMSIG(res->status) : 0;
-	e.bytes = res->bytes;
-	e.error = res->started ? NULL : strerror(-res->error);
-	e.attempt = res->attempt;
-	e.retry = res->retry;
-	e.timedout = res->timedout;
-	e.killsig = res->killsig;
-	if (!res->started)
-		events_start(r->events, e.seq, e.slot, 0, e.command, e.start);
-	events_end(r->events, &e);
-}
-
-/* The joblog's row for an attempt: GNU parallel's columns; a job wspx
- * killed has Exitval -1 and the signal sent, one killed otherwise
- * Exitval 0 and its signal, one that could not start 127 or 126, as from
- * a shell. */
-static void
-logrow(struct run *r, struct cmdjob *j)
-{
-	const struct wspx__result *res = &j->ej.result;
-	struct wspx__joblog_row row;
-	int rc;
-
-	memset(&row, 0, sizeof(row));
-	row.seq = j->ej.seq;
-	row.host = ":";
-	row.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 :
-	    unixtime();
-	row.runtime = (double)res->runtime_ns / 1e9;
-	row.receive = res->outbytes;
-	if (res->killsig != 0) {
-		row.exitval = -1;
-		row.signal = res->killsig;
-	} else if (!res->started) {
-		row.exitval = res->error == -ENOENT ? 127 : 126;
-	} else if (!r->c->dryrun && WIFSIGNALED(res->status)) {
-		row.signal = WTERMSIG(res->status);
-	} else if (!r->c->dryrun) {
-		row.exitval = WEXITSTATUS(res->status);
-	}
-	row.command = j->cmdtext != NULL ? j->cmdtext : "";
-	if ((rc = wspx__joblog_write(r->joblog, &row)) != 0)
-		/* the first failure stops the run, as one of the output */
-		outputfailed(r, rc);
-}
-
-/* "wspx: killed after its --timeout of 2s: COMMAND" */
-static void
-timedout(struct run *r, struct cmdjob *j)
-{
-	struct buf b = { NULL, 0, 0 };
-
-	bufprintf(&b, "wspx: killed after its --timeout (");
-	if (r->c->timeoutpct > 0)
-		bufprintf(&b, "%u%% of the median runtime", r->c->timeoutpct);
-	else
-		bufprintf(&b, "%gs", r->c->timeout);
-	bufprintf(&b, "): %s\n", j->cmdtext != NULL ? j->cmdtext : "");
-	wspx__output_note(r->out, b.s, b.len);
-	free(b.s);
-}
-
-/* An attempt of a job ended: it leaves the running table, and gets its
- * end event and its joblog row. */
+/* An attempt of a job ended: its reports. */
 static void
 ended(void *ctx, struct wspx__execjob *ej)
 {
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 
-	/* The event last: once a reader sees it, the job is out of the
-	 * running table. */
-	if (ej->result.started)
-		running_end(r->running, ej->result.slot, ej->seq);
-	if (ej->result.timedout)
-		timedout(r, j);
-	if (r->joblog != NULL)
-		logrow(r, j);
-	if (r->events != NULL)
-		endevent(r, j);
+	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "");
 }
 
 /* Count the job's end. */
@@ -299,6 +204,7 @@ finished(void *ctx, struct wspx__execjob *ej)
 		free(b.s);
 	}
 	countend(r, j);
+	report_finished(&r->rep, ej);
 	free(j->args.v);
 	free(j->tag);
 	free(j->cmdtext);
@@ -316,6 +222,8 @@ halted(void *ctx, struct wspx__execjob *ej)
 	struct buf b = { NULL, 0, 0 };
 	size_t running = wspx__exec_inflight(r->x);
 
+	r->halted = true;
+
 	bufprintf(&b, "wspx: --halt %s: ", r->c->haltspec);
 	if (res == NULL)
 		bufadds(&b, "met");
@@ -330,9 +238,18 @@ halted(void *ctx, struct wspx__execjob *ej)
 	free(b.s);
 }
 
+static void
+waiting(void *ctx, bool memory, double value)
+{
+	struct run *r = ctx;
+
+	gates_waiting(r->c, r->out, memory, value);
+}
+
 static const struct wspx__exec_ops ops = {
 	.prepare = prepare, .started = started, .cannotstart = cannotstart,
-	.ended = ended, .halted = halted, .finished = finished
+	.ended = ended, .halted = halted, .waiting = waiting,
+	.finished = finished
 };
 
 /* Job seq does not run (--resume): it takes its turn in the output. */
@@ -516,6 +433,10 @@ startexec(struct run *r)
 	xo.env = environ;
 	signals_inherited(r->signals, &xo.ignore, &xo.mask);
 	xo.output = r->out;
+	xo.results = r->results;
+	xo.memfree = r->c->memfree;
+	xo.max_load = r->c->maxload;
+	xo.jobserver = r->jobserver;
 	xo.pool = r->pool;
 	xo.blocking = r->bp;
 	xo.ops = &ops;
@@ -534,47 +455,6 @@ exitstatus(struct run *r, const struct stats_final *f)
 		return status;
 	return f->now.failed > EXIT_MAXFAILED ? EXIT_MANYFAILED :
 	    (int)f->now.failed;
-}
-
-/* Read what --resume and its kin need, then open --joblog: appending
- * when resuming, as GNU parallel does. */
-static void
-openjoblog(struct run *r)
-{
-	static const char *opts[] = { NULL, "--resume", "--resume-failed",
-	    "--retry-failed" };
-	const struct config *c = r->c;
-	int rc;
-
-	if (c->resume != RESUME_NONE)
-		r->resume = resume_load(c->joblog, c->resume, opts[c->resume]);
-	/* a dry run runs nothing to log (GNU parallel writes no joblog) */
-	if (c->joblog != NULL && !c->dryrun && (rc = wspx__joblog_open(
-	    &r->joblog, c->joblog, c->joblogappend ||
-	    c->resume != RESUME_NONE)) != 0)
-		fatal("--joblog %s: %s", c->joblog, strerror(-rc));
-}
-
-/* Open --metrics now, so that a bad path is an error before any job runs;
- * and --events. */
-static void
-openreports(struct run *r)
-{
-	const struct config *c = r->c;
-
-	r->metricsfd = -1;
-	if (c->metrics != NULL && strcmp(c->metrics, "-") == 0)
-		/* stdout, after every job's output: a copy to close */
-		r->metricsfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	else if (c->metrics != NULL)
-		r->metricsfd = open(c->metrics, O_WRONLY | O_CREAT | O_TRUNC |
-		    O_CLOEXEC, 0666);
-	if (c->metrics != NULL && r->metricsfd < 0)
-		fatal("--metrics %s:", c->metrics);
-	if (c->events != NULL && (r->events = events_open(c->events,
-	    outputfailed, r)) == NULL)
-		fatal("--events %s:", c->events);
-	openjoblog(r);
 }
 
 /* The status line on a terminal, or --progress lines, or nothing. */
@@ -636,9 +516,12 @@ setup(struct run *r, struct config *c)
 {
 	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
 	    c->maxargs, c->skipblank, -1, c->trim };
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->c = c;
+	r->jobserver = gates_jobserver(c);
+	gates_check(c);
 	stats_init(&r->stats);
 	if (c->total >= 0)
 		/* relaxed: before the status thread exists. */
@@ -655,14 +538,20 @@ setup(struct run *r, struct config *c)
 	if ((r->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
 	io.wakefd = signals_wakefd(r->signals);
-	openreports(r);
-	r->running = running_new(c->jobs);
+	if (c->resume != RESUME_NONE)
+		r->resume = resume_load(c->joblog, c->resume,
+		    resumeopts[c->resume]);
+	reports_open(&r->rep, c, outputfailed, r);
+	if (c->results != NULL && !c->dryrun && (rc = wspx__results_open(
+	    &r->results, c->results, outputfailed, r)) != 0)
+		fatal("--results %s: %s", c->results, strerror(-rc));
+	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
 	if (c->resume != RETRY_FAILED)
 		r->in = input_open(c->src, c->nsrc, &io);
-	r->out = newoutput(r, c, c->events != NULL && strcmp(c->events, "-") ==
-	    0);
+	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
+	    strcmp(c->events, "-") == 0);
 	startexec(r);
 	startstatus(r);
 	signals_start(r->signals, r->x, r->out, r->running);
@@ -695,35 +584,21 @@ finishrun(struct run *r, struct stats_final *f)
 	return sig;
 }
 
-/* --stats, --metrics and the summary event.  Returns the exit status,
- * 255 (EXIT_USAGE) if a report could not be written. */
-static int
-report(struct run *r, struct stats_final *f, int status)
+/* What cancelled the jobs that were, for the failure summary. */
+static const char *
+cancelledby(struct run *r, int sig)
 {
-	int rc;
+	static char why[64];
 
-	f->exitstatus = status;
-	if (r->c->stats && (rc = stats_print(f, STDERR_FILENO)) != 0)
-		warn("--stats: %s", strerror(-rc));
-	if (r->metricsfd >= 0) {
-		if ((rc = stats_json(f, r->metricsfd)) != 0 ||
-		    (close(r->metricsfd) != 0 && (rc = -errno) != 0)) {
-			warn("--metrics %s: %s", r->c->metrics, strerror(-rc));
-			status = EXIT_USAGE;
-		}
+	if (r->halted) {
+		snprintf(why, sizeof(why), "by --halt %.40s", r->c->haltspec);
+		return why;
 	}
-	if ((rc = wspx__joblog_close(r->joblog)) != 0) {
-		warn("--joblog %s: %s", r->c->joblog, strerror(-rc));
-		status = EXIT_USAGE;
+	if (sig != 0 && signame(sig) != NULL) {
+		snprintf(why, sizeof(why), "by %s", signame(sig));
+		return why;
 	}
-	events_summary(r->events, f);
-	if ((rc = events_close(r->events)) != 0) {
-		/* a reader that went away is no news: it stopped the run */
-		if (rc != -EPIPE)
-			warn("--events %s: %s", r->c->events, strerror(-rc));
-		status = EXIT_USAGE;
-	}
-	return status;
+	return NULL;
 }
 
 /* Free everything. */
@@ -736,6 +611,8 @@ teardown(struct run *r)
 	if (r->in != NULL)
 		input_close(r->in);
 	resume_free(r->resume);
+	wspx__results_free(r->results);
+	wspx__jobserver_free(r->jobserver);
 	wspx__output_free(r->out);
 	running_free(r->running);
 	commands_free(r->cmds);
@@ -751,6 +628,7 @@ run(struct config *c)
 	struct stats_final f;
 	bool inputfailed;
 	int sig, status, oerr;
+	char what[512];
 
 	setup(&r, c);
 	readloop(&r, r.in);
@@ -763,10 +641,15 @@ run(struct config *c)
 		warn("cannot write the output: %s", strerror(-oerr));
 		status = EXIT_USAGE;
 	}
+	if (r.results != NULL && wspx__results_error(r.results, what,
+	    sizeof(what)) != 0) {
+		warn("--results: %s", what);
+		status = EXIT_USAGE;
+	}
 	if ((oerr = wspx__output_spill_error(r.out)) != 0)
 		warn("temporary files in %s: %s: output waited in memory",
 		    c->tmpdir, strerror(-oerr));
-	status = report(&r, &f, status);
+	status = reports_close(&r.rep, &f, status, cancelledby(&r, sig));
 	teardown(&r);
 	if (sig != 0)	/* as wspx was asked to, now that all is cleaned up */
 		diesig(sig);

@@ -8,6 +8,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "halt.h"
 #include "input.h"
@@ -55,6 +56,12 @@ struct config {
 	struct wspx__halt halt;	/* --halt */
 	const char *haltspec;	/* --halt as given, for messages */
 	double delay;		/* --delay, seconds */
+	const char *results;	/* --results DIR, or NULL */
+	uint64_t memfree;	/* --memfree, bytes, or 0 */
+	const char *memfreespec; /* --memfree as given */
+	double maxload;		/* --load, or 0 */
+	const char *loadspec;	/* --load as given */
+	bool jobserver;		/* --jobserver */
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;
 	bool quote;		/* -q: run the words as they are */

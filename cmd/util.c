@@ -246,3 +246,33 @@ diesig(int sig)
 	raise(sig);
 	_exit(128 + sig);
 }
+
+const char *
+signame(int sig)
+{
+	static const struct {
+		int sig;
+		const char *name;
+	} names[] = {
+		{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" },
+		{ SIGQUIT, "SIGQUIT" }, { SIGILL, "SIGILL" },
+		{ SIGTRAP, "SIGTRAP" }, { SIGABRT, "SIGABRT" },
+		{ SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" },
+		{ SIGKILL, "SIGKILL" }, { SIGUSR1, "SIGUSR1" },
+		{ SIGSEGV, "SIGSEGV" }, { SIGUSR2, "SIGUSR2" },
+		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+		{ SIGTERM, "SIGTERM" }, { SIGCHLD, "SIGCHLD" },
+		{ SIGCONT, "SIGCONT" }, { SIGSTOP, "SIGSTOP" },
+		{ SIGTSTP, "SIGTSTP" }, { SIGTTIN, "SIGTTIN" },
+		{ SIGTTOU, "SIGTTOU" }, { SIGURG, "SIGURG" },
+		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+		{ SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
+		{ SIGSYS, "SIGSYS" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	return NULL;
+}

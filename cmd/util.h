@@ -38,6 +38,9 @@ double unixtime(void);
  * calling thread), or with status 128 + sig if it does not kill. */
 _Noreturn void diesig(int sig);
 
+/* The name of signal sig ("SIGSEGV"), or NULL if it has none here. */
+const char *signame(int sig);
+
 /* Append printf-style. */
 void bufprintf(struct buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

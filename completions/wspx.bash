@@ -3,8 +3,9 @@
 # Install as /usr/share/bash-completion/completions/wspx, or source it.
 # Before COMMAND: wspx's options (GNU parallel's spellings too), files
 # after -a, --shell, --metrics, --events and --joblog, directories after
-# --tmpdir, the main policies after --halt, nothing after the other
-# options that take a value, and command names.
+# --tmpdir and --results, the main policies after --halt, nothing after
+# the other options that take a value (numbers, sizes, durations), and
+# command names.
 # From COMMAND on: the completion of COMMAND itself when bash-completion
 # is loaded, else file names.
 
@@ -24,17 +25,19 @@ _wspx()
 	    --progress-interval --total --total-jobs --totaljobs --stats
 	    --metrics --events --joblog --jl --resume --resume-failed
 	    --retry-failed --retries --retry-delay --timeout --halt
-	    --halt-on-error --delay --will-cite --willcite --nn --nonotice
+	    --halt-on-error --delay --results --res --memfree --load
+	    --jobserver --eta --bar --will-cite --willcite --nn --nonotice
 	    --no-notice -V --version -h --help'
 	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
 	    --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs
 	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
 	    --tempdir --term-timeout --progress-interval --total
 	    --total-jobs --totaljobs --metrics --events --joblog --jl
-	    --retries --retry-delay --timeout --halt --halt-on-error --delay'
+	    --retries --retry-delay --timeout --halt --halt-on-error --delay
+	    --results --res --memfree --load'
 	local fileopts='-a --arg-file --argfile --shell --metrics --events
 	    --joblog --jl'
-	local diropts='--tmpdir --tempdir'
+	local diropts='--tmpdir --tempdir --results --res'
 	local haltopts='--halt --halt-on-error'
 	local halts='never now,fail=1 soon,fail=1 now,success=1
 	    soon,success=1 now,done=1 soon,done=1'

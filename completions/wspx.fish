@@ -3,10 +3,10 @@
 #
 # Before COMMAND: wspx's options, GNU parallel's spellings too
 # (tests/cli/docs.bats checks them against `wspx --help`), files after -a,
-# --shell, --metrics, --events and --joblog, directories after --tmpdir,
-# the main policies after --halt, nothing after the other options that
-# take a value (-x), and command names.  From COMMAND on: COMMAND's own
-# completion.
+# --shell, --metrics, --events and --joblog, directories after --tmpdir
+# and --results, the main policies after --halt, nothing after the other
+# options that take a value (-x), and command names.  From COMMAND on:
+# COMMAND's own completion.
 
 # The options that take a value, as separate words on the command line.
 function __wspx_value_options
@@ -15,7 +15,8 @@ function __wspx_value_options
         -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
         --tempdir --term-timeout --progress-interval --total \
         --total-jobs --totaljobs --metrics --events --joblog --jl \
-        --retries --retry-delay --timeout --halt --halt-on-error --delay
+        --retries --retry-delay --timeout --halt --halt-on-error --delay \
+        --results --res --memfree --load
 end
 
 # Whether the command line has not reached COMMAND yet.
@@ -113,6 +114,13 @@ complete -c wspx -n __wspx_before_command -l timeout -x -d "Kill a job that runs
 complete -c wspx -n __wspx_before_command -l halt -x -a "never now,fail=1 soon,fail=1 now,success=1 soon,success=1 now,done=1 soon,done=1" -d "Stop early: now|soon,fail|success|done=N|N% (default never)"
 complete -c wspx -n __wspx_before_command -l halt-on-error -x -a "never now,fail=1 soon,fail=1 now,success=1 soon,success=1 now,done=1 soon,done=1" -d "Stop early: now|soon,fail|success|done=N|N% (default never)"
 complete -c wspx -n __wspx_before_command -l delay -x -d "Start jobs at least DUR apart"
+complete -c wspx -n __wspx_before_command -l results -x -a "(__fish_complete_directories)" -d "Keep each job's stdout, stderr and exit value in DIR/SEQ/, not printed"
+complete -c wspx -n __wspx_before_command -l res -x -a "(__fish_complete_directories)" -d "Keep each job's stdout, stderr and exit value in DIR/SEQ/, not printed"
+complete -c wspx -n __wspx_before_command -l memfree -x -d "Start no job while less than SIZE is available (500M, 1.5G)"
+complete -c wspx -n __wspx_before_command -l load -x -d "Start no job while the load average is N (or N% of the CPUs) or more"
+complete -c wspx -n __wspx_before_command -l jobserver -d "Share -j with the jobs' make through a jobserver (MAKEFLAGS)"
+complete -c wspx -n __wspx_before_command -l eta -d "Show progress and ETA: the status line, or --progress lines"
+complete -c wspx -n __wspx_before_command -l bar -d "Show progress and ETA: the status line, or --progress lines"
 complete -c wspx -n __wspx_before_command -l will-cite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l willcite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l nn -d "No effect (for GNU parallel command lines)"

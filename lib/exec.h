@@ -28,6 +28,7 @@ struct slot {
 	bool signalled;		/* its group got the stop signal */
 	int64_t started;	/* when it started (monotonic ns) */
 	bool timedout;		/* it got SIGTERM for its timeout */
+	bool evicted;		/* it got SIGTERM for want of memory */
 	int64_t killat;		/* then SIGKILL at this time, or 0 */
 	int killsig;		/* the last signal its group got from us */
 	char **envp;		/* the base environment, then vars */
@@ -58,6 +59,8 @@ struct wspx__exec {
 	struct wspx__halt_counts counts; /* jobs ended; lock */
 	bool halted;		/* the halt policy was met; lock */
 	int haltstatus;		/* then the run's exit status; lock */
+	bool gateshut;		/* memory or load keeps jobs waiting and
+				 * the caller was told; lock */
 	struct wspx__median *median; /* successful runtimes, with
 				  * timeout_pct; lock */
 	struct wspx__watchdog *watchdog; /* timeouts, halt now; or NULL */
@@ -99,6 +102,18 @@ void wspx__exec_stopslot(struct wspx__exec *x, struct slot *s);
  * left of its group if it was signalled, note in r what it was sent. */
 void wspx__exec_unregister(struct wspx__exec *x, struct slot *s,
     struct wspx__result *r);
+
+/* Before job starts, in its slot: wait until memory and load allow it,
+ * and take a jobserver token.  Returns whether it may start (false: the
+ * run is stopping). */
+bool wspx__exec_gate(struct wspx__exec *x, struct wspx__execjob *job);
+
+/* The job's attempt is over: give back its jobserver token. */
+void wspx__exec_ungate(struct wspx__exec *x, struct wspx__execjob *job);
+
+/* The watchdog's look at memory: with less than half of memfree, evict
+ * the youngest of several running jobs. */
+void wspx__exec_watchmemory(struct wspx__exec *x, int64_t now);
 
 /* Start the watchdog (and the median) if the options need them. Returns
  * 0 or -errno. */

@@ -54,6 +54,7 @@
 #include "median.h"
 #include "proc.h"
 #include "pump.h"
+#include "results.h"
 #include "thread.h"
 #include "watchdog.h"
 
@@ -460,17 +461,23 @@ spawnregister(struct wspx__exec *x, struct slot *s,
 	return rc;
 }
 
-/* Spawn cmd in slot s, its output into pipes pf (or, ungrouped, straight
- * to wspx's fds), and register its pid for stops.  Returns 0 or -errno. */
+/* Spawn the job's cmd in slot s, its output into pipes pf (or, ungrouped,
+ * straight to wspx's fds; with results, to its files), and register its
+ * pid for stops.  Returns 0 or -errno. */
 static int
-spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
-    struct pollfd pf[2], pid_t *pid)
+spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
+    const struct wspx__cmd *cmd, struct pollfd pf[2])
 {
 	struct wspx__output *o = x->o.output;
 	struct wspx__proc_spec spec;
 	int p[2][2], rc, i;
 
-	rc = openpipes(o, p);
+	if (x->o.results != NULL) {
+		p[0][0] = p[0][1] = p[1][0] = p[1][1] = -1;
+		rc = 0;
+	} else {
+		rc = openpipes(o, p);
+	}
 	spec.file = cmd->file != NULL ? cmd->file : cmd->argv[0];
 	spec.argv = cmd->argv;
 	spec.envp = s->envp;
@@ -478,10 +485,12 @@ spawnjob(struct wspx__exec *x, struct slot *s, const struct wspx__cmd *cmd,
 	spec.in_fd = x->o.in_fd;
 	spec.ignore = x->o.ignore;
 	spec.mask = x->o.mask;
-	spec.out_fd = p[0][1] >= 0 ? p[0][1] : wspx__output_fd(o, 1);
-	spec.err_fd = p[1][1] >= 0 ? p[1][1] : wspx__output_fd(o, 2);
+	spec.out_fd = x->o.results != NULL ? job->files.out : p[0][1] >= 0 ?
+	    p[0][1] : wspx__output_fd(o, 1);
+	spec.err_fd = x->o.results != NULL ? job->files.err : p[1][1] >= 0 ?
+	    p[1][1] : wspx__output_fd(o, 2);
 	if (rc == 0)
-		rc = spawnregister(x, s, &spec, cmd, pid);
+		rc = spawnregister(x, s, &spec, cmd, &job->result.pid);
 	for (i = 0; i < 2; i++) {
 		if (p[i][1] >= 0)
 			close(p[i][1]);
@@ -524,7 +533,7 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 	if (x->o.show_command)
 		showcommand(x, cmd, oj);
 	setvars(s, job->seq, r->slot);
-	if ((rc = spawnjob(x, s, cmd, pf, &r->pid)) != 0)
+	if ((rc = spawnjob(x, s, job, cmd, pf)) != 0)
 		return rc;
 	r->started = true;
 	x->o.ops->started(x->o.ctx, job, cmd);
@@ -584,6 +593,32 @@ retrypause(struct wspx__exec *x, unsigned n)
 	return on;
 }
 
+/* The bytes the job wrote, in the output or its result files. */
+static void
+countbytes(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	struct wspx__result *r = &job->result;
+	uint64_t out, err;
+
+	if (x->o.results != NULL && !x->o.dry_run) {
+		wspx__results_sizes(&job->files, &out, &err);
+		r->bytes = out + err;
+		r->outbytes = out;
+	} else {
+		r->bytes = wspx__output_bytes(job->oj);
+		r->outbytes = wspx__output_stdout_bytes(job->oj);
+	}
+}
+
+size_t
+wspx__exec_errtail(struct wspx__exec *x, struct wspx__execjob *job,
+    char *buf, size_t n)
+{
+	if (x->o.results != NULL && !x->o.dry_run)
+		return wspx__results_errtail(&job->files, buf, n);
+	return job->oj != NULL ? wspx__output_errtail(job->oj, buf, n) : 0;
+}
+
 /* Build the command of the job, which has its slot, and run it: one
  * attempt, whose output adds to the job's (opened at its first). */
 static void
@@ -593,13 +628,20 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	struct wspx__cmd cmd = { NULL, NULL, false, NULL };
 	int64_t t0;
 
-	if (wspx__exec_stopping(x) || !waitturn(x))
+	/* none open until wspx__results_start() (the caller zeroed them) */
+	job->files.dir = job->files.out = job->files.err = -1;
+	if (wspx__exec_stopping(x) || !waitturn(x) || !wspx__exec_gate(x, job))
 		r->error = -ECANCELED;
 	else
 		r->error = x->o.ops->prepare(x->o.ctx, job, r->slot, &cmd);
 	if (r->error == 0 && job->oj == NULL && (r->error =
 	    wspx__output_open(x->o.output, job->seq, job->tag, &job->oj)) == 0)
 		job->opened = true;
+	/* (a failure stops the run: results that cannot be kept are output
+	 * that cannot be written) */
+	if (r->error == 0 && x->o.results != NULL && !x->o.dry_run &&
+	    wspx__results_start(x->o.results, job->seq, &job->files) != 0)
+		r->error = -ECANCELED;
 	if (r->error == 0) {
 		r->start_ns = wspx__exec_nowns(CLOCK_REALTIME);
 		t0 = wspx__exec_nowns(CLOCK_MONOTONIC);
@@ -608,14 +650,18 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 			x->o.ops->cannotstart(x->o.ctx, job, job->oj);
 		r->runtime_ns = wspx__exec_nowns(CLOCK_MONOTONIC) - t0;
 		r->end_ns = wspx__exec_nowns(CLOCK_REALTIME);
-		r->bytes = wspx__output_bytes(job->oj);
-		r->outbytes = wspx__output_stdout_bytes(job->oj);
+		countbytes(x, job);
 	}
+	wspx__exec_ungate(x, job);
 	if (r->started || r->error != -ECANCELED) {
-		r->retry = wspx__exec_failed(r) && r->attempt <= x->o.retries &&
-		    !wspx__exec_stopping(x);
+		/* (an evicted job runs again, as the same attempt) */
+		r->retry = (r->evicted || (wspx__exec_failed(r) &&
+		    r->attempt <= x->o.retries)) && !wspx__exec_stopping(x);
 		x->o.ops->ended(x->o.ctx, job);
 	}
+	if (x->o.results != NULL && !x->o.dry_run)
+		wspx__results_end(x->o.results, job->seq, &job->files,
+		    wspx__exec_exitval(r));
 	free(cmd.argv);
 	free(cmd.text);
 }
@@ -637,7 +683,9 @@ runtask(struct wspx_task *task, int status)
 		job->result.slot = takeslot(x);
 		runjob(x, job);
 		giveslot(x, job->result.slot);
-		if (!job->result.retry || !retrypause(x, attempt))
+		if (job->result.retry && job->result.evicted)
+			attempt--;	/* its gate waits for the memory */
+		else if (!job->result.retry || !retrypause(x, attempt))
 			break;
 		/* The next attempt's output replaces this one's. */
 		if (job->oj != NULL)

@@ -19,9 +19,11 @@
 
 #include "halt.h"
 #include "output.h"
+#include "results.h"
 #include "wspx.h"
 
 struct wspx__exec;
+struct wspx__jobserver;
 
 /* A job's command, built by the prepare callback when the job starts. */
 struct wspx__cmd {
@@ -49,6 +51,8 @@ struct wspx__result {
 	bool timedout;		/* killed for running past the timeout */
 	int killsig;		/* the last signal wspx sent the job's group
 				 * (a timeout, a halt, a stop), or 0 */
+	bool evicted;		/* killed for want of memory: it runs again
+				 * (the same attempt) */
 };
 
 /* A job, embedded by the caller, who sets seq and tag; the rest is the
@@ -62,6 +66,9 @@ struct wspx__execjob {
 	struct wspx__result result;
 	bool opened;			/* its output was opened */
 	struct wspx__outjob *oj;	/* its output while open, or NULL */
+	struct wspx__resultfiles files;	/* with results, while it runs */
+	int token;			/* the jobserver token it holds, */
+	bool hastoken;			/* if it holds one */
 	bool ready;			/* its wsjob ran; executor's lock */
 	struct wspx__execjob *next;	/* in the executor's queue */
 };
@@ -89,6 +96,11 @@ struct wspx__exec_ops {
 	 * now, the running jobs are stopped).  Once, before job's finished,
 	 * on the thread that finishes it; may be NULL. */
 	void (*halted)(void *ctx, struct wspx__execjob *job);
+	/* Jobs wait: memory (then value is the bytes available) or the load
+	 * (value: the load average) keeps them from starting.  Once each
+	 * time that gate closes, on the thread of a waiting job; may be
+	 * NULL. */
+	void (*waiting)(void *ctx, bool memory, double value);
 	/* job is over: ran, failed to start, or was skipped by a stop (then
 	 * result.started is false and result.error is -ECANCELED).  Called
 	 * once, on the blocking thread that ran it (or, if it never reached
@@ -123,8 +135,18 @@ struct wspx__exec_opts {
 	int64_t grace_ns;		/* from SIGTERM to SIGKILL, for a
 					 * timeout and a halt now */
 	int64_t delay_ns;		/* at least this between starts */
+	uint64_t memfree;		/* start no job while less memory is
+					 * available; evict the youngest below
+					 * half of it; 0: none */
+	double max_load;		/* start no job while the 1-minute load
+					 * average is this or more; 0: none */
+	struct wspx__jobserver *jobserver; /* a job beyond the first takes a
+					 * token of it; NULL, or borrowed */
 	struct wspx__halt halt;		/* when to stop early */
 	struct wspx__output *output;	/* where output goes, borrowed */
+	struct wspx__results *results;	/* or, jobs' stdout and stderr,
+					 * with their exit values: NULL, or
+					 * borrowed */
 	struct wspx_pool *pool;		/* borrowed */
 	struct wspx_blocking *blocking;	/* borrowed; cap at least slots */
 	const struct wspx__exec_ops *ops;
@@ -174,6 +196,16 @@ bool wspx__exec_failed(const struct wspx__result *r);
  * finished: *status is set and true returned when a policy other than
  * never was given. */
 bool wspx__exec_halt_status(struct wspx__exec *x, int *status);
+
+/* The exit value of an attempt as a shell's $? gives it: its exit
+ * status, 128 + N if a signal N killed it, 127 (not found) or 126 if it
+ * could not start. */
+int wspx__exec_exitval(const struct wspx__result *r);
+
+/* Copy up to n of the last bytes of the job's stderr into buf; returns
+ * how many.  During ended(), on its thread. */
+size_t wspx__exec_errtail(struct wspx__exec *x, struct wspx__execjob *job,
+    char *buf, size_t n);
 
 /* Jobs submitted and not yet finished; any thread. */
 size_t wspx__exec_inflight(struct wspx__exec *x);

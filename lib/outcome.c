@@ -22,10 +22,8 @@ wspx__exec_failed(const struct wspx__result *r)
 	    r->error != -ECANCELED);
 }
 
-/* A job's status as a shell gives it: its exit status, 128+N if killed
- * by signal N, 127 or 126 if it could not start. */
-static int
-shellstatus(const struct wspx__result *r)
+int
+wspx__exec_exitval(const struct wspx__result *r)
 {
 	if (!r->started)
 		return r->error == -ENOENT ? 127 : 126;
@@ -45,7 +43,7 @@ halting(struct wspx__exec *x, const struct wspx__result *r)
 		return false;
 	x->halted = true;
 	x->haltstatus = wspx__halt_status_met(&x->o.halt, &x->counts,
-	    r != NULL ? shellstatus(r) : 0);
+	    r != NULL ? wspx__exec_exitval(r) : 0);
 	return true;
 }
 

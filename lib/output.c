@@ -55,6 +55,8 @@
  * zeroing, per page, and freeing it an unmap with TLB shootdowns. */
 #define SPARES		4
 #define SPARE_MIN	(128 * 1024)
+/* The end of a job's stderr kept for a report of what failed. */
+#define ERRTAIL		1024
 
 /* Collected bytes: mem first, then the spill file. */
 struct obuf {
@@ -73,6 +75,12 @@ struct wspx__outjob {
 	bool linestart[2];	/* the next byte printed starts a line */
 	bool closed;		/* keep-order: ended, waiting for its turn */
 	uint64_t bytes[2];	/* written by the job so far, per stream */
+	char *errtail;		/* the last ERRTAIL bytes of its stderr, a
+				 * ring (NULL until it writes there) */
+	size_t tailpos;		/* where the next byte goes in errtail */
+	size_t tailfill;	/* bytes in errtail */
+	char *head, *tail;	/* printed around its output, or NULL */
+	bool headshown;		/* head was printed */
 };
 
 struct wspx__output {
@@ -214,6 +222,10 @@ emit(struct wspx__output *o, struct wspx__outjob *j, int stream,
 	const char *nl;
 	size_t k;
 
+	if (j->head != NULL && !j->headshown) {
+		put(o, o->opts.err_fd, j->head, strlen(j->head));
+		j->headshown = true;
+	}
 	if (j->tag == NULL) {
 		put(o, fd, p, n);
 		return;
@@ -378,9 +390,45 @@ wspx__output_space(struct wspx__output *o, struct wspx__outjob *j,
 	return b->mem + b->len;
 }
 
+/* Keep the last bytes of the job's stderr (p, n), for a report of what
+ * failed.  The reader thread. */
+static void
+keeptail(struct wspx__outjob *j, const char *p, size_t n)
+{
+	size_t k;
+
+	if (j->errtail == NULL && (j->errtail = malloc(ERRTAIL)) == NULL)
+		return;
+	if (n > ERRTAIL) {
+		p += n - ERRTAIL;
+		n = ERRTAIL;
+	}
+	k = ERRTAIL - j->tailpos < n ? ERRTAIL - j->tailpos : n;
+	memcpy(j->errtail + j->tailpos, p, k);
+	memcpy(j->errtail, p + k, n - k);
+	j->tailpos = (j->tailpos + n) % ERRTAIL;
+	j->tailfill = j->tailfill + n < ERRTAIL ? j->tailfill + n : ERRTAIL;
+}
+
+size_t
+wspx__output_errtail(const struct wspx__outjob *j, char *buf, size_t n)
+{
+	size_t take = n < j->tailfill ? n : j->tailfill, from, k;
+
+	if (take == 0)
+		return 0;
+	from = (j->tailpos + ERRTAIL - take) % ERRTAIL;
+	k = ERRTAIL - from < take ? ERRTAIL - from : take;
+	memcpy(buf, j->errtail + from, k);
+	memcpy(buf + k, j->errtail, take - k);
+	return take;
+}
+
 void
 wspx__output_commit(struct wspx__outjob *j, int stream, size_t n)
 {
+	if (stream == 2)
+		keeptail(j, j->buf[1].mem + j->buf[1].len, n);
 	j->buf[stream - 1].len += n;
 	j->bytes[stream - 1] += n;
 }
@@ -470,6 +518,9 @@ freejob(struct wspx__output *o, struct wspx__outjob *j)
 			close(j->buf[s].fd);
 		release(o, &j->buf[s]);
 	}
+	free(j->errtail);
+	free(j->head);
+	free(j->tail);
 	free(j->tag);
 	free(j);
 }
@@ -566,6 +617,8 @@ wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
 	int rc;
 
 	j->bytes[stream - 1] += n;
+	if (stream == 2)
+		keeptail(j, buf, n);
 	if (failed(o))	/* nothing more is printed: nothing to keep */
 		return wspx__output_error(o);
 	if (o->opts.mode == WSPX_OUT_GROUP && !o->opts.keep_order) {
@@ -593,6 +646,7 @@ wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j)
 	forget(&j->buf[0]);
 	forget(&j->buf[1]);
 	j->bytes[0] = j->bytes[1] = 0;
+	j->tailpos = j->tailfill = 0;
 	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
@@ -600,9 +654,35 @@ wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j)
 static void
 finish(struct wspx__output *o, struct wspx__outjob *j)
 {
+	if (j->head != NULL && !j->headshown)
+		emit(o, j, 1, "", 0);
 	emitbuf(o, j, 1);
 	emitbuf(o, j, 2);
+	if (j->tail != NULL)
+		put(o, o->opts.err_fd, j->tail, strlen(j->tail));
 	freejob(o, j);
+}
+
+void
+wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
+    char *head, char *tail)
+{
+	if (o->opts.mode != WSPX_OUT_GROUP) {
+		free(head);
+		free(tail);
+		return;
+	}
+	/* Under the lock: with keep-order another thread may print j. */
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	if (head != NULL) {
+		free(j->head);
+		j->head = head;
+	}
+	if (tail != NULL) {
+		free(j->tail);
+		j->tail = tail;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
 /* keep-order: the head was closed; print the closed jobs that follow it,

@@ -74,6 +74,19 @@ void wspx__output_commit(struct wspx__outjob *j, int stream, size_t n);
  * the live head of keep-order or whole lines, stays).  Reader thread. */
 void wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j);
 
+/* Text to print on the error fd around the job's output, grouped (other
+ * modes ignore it): head before its first byte (set it before the job
+ * writes), tail after its last (until it is closed).  Takes ownership of
+ * each that is not NULL, which replaces the one set before.  The reader
+ * thread. */
+void wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
+    char *head, char *tail);
+
+/* Copy up to n of the last bytes the job wrote to its stderr (1 KiB are
+ * kept) into buf; returns how many.  The reader thread. */
+size_t wspx__output_errtail(const struct wspx__outjob *j, char *buf,
+    size_t n);
+
 /* The job ended: print what is left of its output, now or when its turn
  * comes, and free j.  Returns 0 or the error that stopped output. */
 int wspx__output_close(struct wspx__output *o, struct wspx__outjob *j);

@@ -94,10 +94,12 @@ void
 wspx__exec_unregister(struct wspx__exec *x, struct slot *s, struct wspx__result *r)
 {
 	WSPX_MUST(pthread_mutex_lock(&s->lock));
-	if (wspx__exec_signalled(x) || s->timedout)
+	if (wspx__exec_signalled(x) || s->timedout || s->evicted)
 		wspx__proc_signal_group(s->pid, SIGKILL);
 	r->killsig = s->killsig;
 	r->timedout = s->timedout;
+	r->evicted = s->evicted;
+	s->evicted = false;
 	s->pid = 0;
 	s->signalled = false;
 	s->timedout = false;
@@ -143,11 +145,12 @@ watch(void *ctx, int64_t now)
 		atomic_store_explicit(&x->killat, 0, memory_order_relaxed);
 		wspx__exec_stop(x, SIGKILL);
 	}
-	for (i = 0; limit > 0 && i < x->o.slots; i++) {
+	for (i = 0; (limit > 0 || x->o.memfree > 0) && i < x->o.slots; i++) {
 		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
 		watchslot(x, &x->slots[i], now, limit);
 		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
 	}
+	wspx__exec_watchmemory(x, now);
 }
 
 /* Start nothing new; with now, stop what runs too: SIGTERM now, SIGKILL
@@ -194,7 +197,7 @@ wspx__exec_startwatchdog(struct wspx__exec *x)
 	if (x->median != NULL)
 		wspx__median_init(x->median);
 	if (o->timeout_ns == 0 && o->timeout_pct == 0 &&
-	    o->halt.when != WSPX_HALT_NOW)
+	    o->halt.when != WSPX_HALT_NOW && o->memfree == 0)
 		return 0;
 	return wspx__watchdog_new(&x->watchdog, watch, x, watchtick(o));
 }

@@ -51,7 +51,7 @@ load helper
 	for i in 1 2 3; do
 		run sh -c '"$WSPX" -k -j3 "./no-such-{}" ::: 1 2 3 4 5 6 2>&1'
 		[ "$status" -eq 6 ]
-		[ "$(printf '%s\n' "${lines[@]}" | sed 's/.*no-such-\([0-9]\).*/\1/' | tr -d '\n')" = 123456 ]
+		[ "$(printf '%s\n' "${lines[@]}" | grep '^wspx: cannot run' | sed 's/.*no-such-\([0-9]\).*/\1/' | tr -d '\n')" = 123456 ]
 	done
 }
 
@@ -59,9 +59,13 @@ load helper
 	python3 -c "print('q' * 300000)" > long
 	run "$WSPX" -j1 printf '%.3s\n' :::: long
 	[ "$status" -eq 1 ]
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "wspx: cannot run printf"*"... (3000"*" bytes): Argument list too long" ]]
-	[ "${#output}" -lt 400 ]
+	[[ "${lines[0]}" == "wspx: cannot run printf"*"... (3000"*" bytes): Argument list too long" ]]
+	[ "${#lines[0]}" -lt 400 ]
+	# and the failure summary names it in short too
+	[ "${lines[1]}" = "wspx: 1 job failed:" ]
+	[[ "${lines[2]}" == "wspx: job 1, the first to fail: could not start: Argument list too long: printf"*"... (3000"*" bytes)" ]]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${#output}" -lt 800 ]
 }
 
 @test "255 for usage errors, with a message naming the option" {

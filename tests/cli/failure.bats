@@ -13,7 +13,7 @@ dead() {
 }
 
 @test "--retries N: N more attempts, each a joblog row; only the last one's output" {
-	run "$WSPX" --retries 2 --joblog log 'echo try >> tries; echo out; exit 1 # {}' ::: a
+	run sh -c '"$WSPX" --retries 2 --joblog log "echo try >> tries; echo out; exit 1 # {}" ::: a 2>/dev/null'
 	[ "$status" -eq 1 ]
 	[ "$output" = "out" ]
 	[ "$(wc -l < tries)" -eq 3 ]

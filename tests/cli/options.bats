@@ -78,10 +78,10 @@ load helper
 	run "$WSPX" --max-p abc echo ::: a
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--max-p: 'abc' is not a number of jobs"* ]]
-	# --jo is --jobs or --joblog, as in GNU parallel
+	# --jo is --jobs or --joblog, as in GNU parallel (or --jobserver)
 	run "$WSPX" --jo abc echo ::: a
 	[ "$status" -eq 255 ]
-	[[ "$output" == *"ambiguous option --jo (--jobs, --joblog)"* ]]
+	[[ "$output" == *"ambiguous option --jo (--jobs, --joblog, --jobserver)"* ]]
 	run "$WSPX" --line-buf=3 echo ::: a
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--line-buf: '3' given to an option that takes no value"* ]]

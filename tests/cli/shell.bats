@@ -207,10 +207,10 @@ functions() {
 	run env PATH="$PWD/nobash" WSPX_SHELL=dash "$WSPX" -k myfunc ::: a
 	[ "$status" -eq 1 ]
 	msg='an exported bash function, and no bash in PATH'
-	[ "$output" = "wspx: cannot run myfunc a: $msg" ]
+	[ "${lines[0]}" = "wspx: cannot run myfunc a: $msg" ]
 	run env PATH="$PWD/nobash" WSPX_SHELL=dash "$WSPX" -k {} ::: myfunc
 	[ "$status" -eq 1 ]
-	[ "$output" = "wspx: cannot run myfunc: $msg" ]
+	[ "${lines[0]}" = "wspx: cannot run myfunc: $msg" ]
 }
 
 @test "a command that starts with a shell builtin runs in the shell, as GNU parallel runs it" {

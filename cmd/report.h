@@ -1,0 +1,56 @@
+/*
+ * What the jobs of a run tell the user and the report files, job by job
+ * and at the end: the -t line, the running table (SIGUSR1), --events
+ * lines, --joblog rows, the note of a timeout, the failure summary and,
+ * in GitHub Actions, a group around each job's output and an ::error::
+ * line per failure; at the end --stats, --metrics and the summary event.
+ */
+#ifndef WSPX_REPORT_H
+#define WSPX_REPORT_H
+
+#include <stdbool.h>
+
+#include "job.h"
+#include "run.h"
+#include "stats.h"
+
+struct reports {
+	const struct config *c;
+	struct wspx__output *out;	/* for notes */
+	struct running *running;	/* the running jobs, for SIGUSR1 */
+	struct events *events;		/* --events, or NULL */
+	struct wspx__joblog *joblog;	/* --joblog, or NULL */
+	int metricsfd;			/* --metrics, or -1 */
+	struct failures *failures;	/* for the summary */
+	bool github;			/* GITHUB_ACTIONS=true */
+	/* A report file could not be written (-errno): stop the run. */
+	void (*failed)(void *ctx, int err);
+	void *ctx;
+};
+
+/* Open the report files the options name, so that a bad path is an error
+ * before any job runs (the -- options' messages, then exit 255); out and
+ * running are set by the caller before the first job. */
+void reports_open(struct reports *p, const struct config *c,
+    void (*failed)(void *ctx, int err), void *ctx);
+
+/* The job's attempt has started; cmdtext is the job's copy of its command
+ * (borrowed until its end). */
+void report_started(struct reports *p, struct wspx__execjob *ej,
+    const char *cmdtext);
+
+/* An attempt of the job ended (the executor's ended()), on x. */
+void report_ended(struct reports *p, struct wspx__exec *x,
+    struct wspx__execjob *ej, const char *cmdtext);
+
+/* The job is over (the executor's finished()): a job skipped by a stop
+ * counts as cancelled. */
+void report_finished(struct reports *p, const struct wspx__execjob *ej);
+
+/* At the end of the run: the failure summary (why: what cancelled jobs,
+ * or NULL), --stats, --metrics, the summary event; close the files.
+ * Returns status, or 255 if a report could not be written. */
+int reports_close(struct reports *p, struct stats_final *f, int status,
+    const char *why);
+
+#endif /* WSPX_REPORT_H */

@@ -1,0 +1,63 @@
+/*
+ * The machine's readings behind the --memfree SIZE and --load N gates (GNU
+ * parallel's options): free memory from /proc/meminfo, the load average
+ * from /proc/loadavg, and sizes as GNU parallel 20221122 writes them.  The
+ * parsers take text, so they can be tested without the files.  Every
+ * function is reentrant: any thread may call any of them at any time.
+ */
+#ifndef WSPX_SYSLOAD_H
+#define WSPX_SYSLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Find field (e.g. "MemAvailable") in the text of /proc/meminfo, buf of n
+ * bytes (not necessarily NUL-terminated), and set *bytes to its value in
+ * bytes (a "kB" unit is 1024; a value without one is taken as it is).
+ * Returns 0, -ENOENT if no line starts "field:", -EINVAL if that line is
+ * malformed or field is empty, or -ERANGE if the value overflows. */
+int wspx__meminfo_parse(const char *buf, size_t n, const char *field,
+    uint64_t *bytes);
+
+/* Read field from the meminfo file at path (NULL: /proc/meminfo) as
+ * wspx__meminfo_parse() does, with one pass of read(2) and no stdio.
+ * Returns 0 or -errno (-ENOENT for a missing file or field). */
+int wspx__meminfo_read(const char *path, const char *field,
+    uint64_t *bytes);
+
+/* The free memory in meminfo text buf (n bytes) as --memfree counts it:
+ * MemAvailable, or MemFree + Buffers + Cached from kernels older than
+ * 3.14, which lack it.  Returns 0 or an error as wspx__meminfo_parse(). */
+int wspx__memavailable_parse(const char *buf, size_t n, uint64_t *bytes);
+
+/* The free memory now, as wspx__memavailable_parse() counts it from
+ * /proc/meminfo.  Returns 0 or -errno. */
+int wspx__memavailable(uint64_t *bytes);
+
+/* The 1-minute load average from the text of /proc/loadavg, buf of n
+ * bytes ("0.52 0.58 0.59 1/389 12345"), read without the locale.
+ * Returns 0, or -EINVAL if the text does not start with a number. */
+int wspx__loadavg_parse(const char *buf, size_t n, double *load);
+
+/* The 1-minute load average now, from /proc/loadavg.  Returns 0 or -errno
+ * (-ENOENT where there is no /proc/loadavg). */
+int wspx__loadavg(double *load);
+
+/* Read a size as GNU parallel 20221122 does for --memfree and --block:
+ * digits with an optional fraction ("1.5", ".5", "1."), then an optional
+ * unit: K M G T P E Z Y X are powers of 1024, k m g t p e z y x powers of
+ * 1000, and a unit followed by i or I (Ki, mi, GI) is a power of 1024
+ * whatever the letter's case.  The product is exact, with a fraction of a
+ * byte dropped.  Returns 0 and sets *bytes, -EINVAL for anything else (a
+ * sign, spaces, "b", "KiB", "1e3"), or -ERANGE above UINT64_MAX; on error
+ * *bytes is unchanged. */
+int wspx__size_parse(const char *s, uint64_t *bytes);
+
+/* Write bytes into buf (n bytes, 16 suffice) for a message: under 1024 as
+ * a number ("100"), else in the largest binary unit K M G T P E that keeps
+ * it at least 1, rounded to one decimal, without a ".0" ("1.5G", "512M").
+ * The text reads back through wspx__size_parse() to within a twentieth
+ * of its unit.  Returns buf. */
+const char *wspx__size_format(uint64_t bytes, char *buf, size_t n);
+
+#endif /* WSPX_SYSLOAD_H */
