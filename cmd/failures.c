@@ -168,17 +168,6 @@ failures_cancelled(struct failures *f)
 	WSPX_MUST(pthread_mutex_unlock(&f->lock));
 }
 
-uint64_t
-failures_count(struct failures *f)
-{
-	uint64_t n;
-
-	WSPX_MUST(pthread_mutex_lock(&f->lock));
-	n = f->failed;
-	WSPX_MUST(pthread_mutex_unlock(&f->lock));
-	return n;
-}
-
 /* "wspx: job 3: exit status 2: CMD" becomes "wspx: job 3, the first to
  * fail: exit status 2: CMD". */
 static void

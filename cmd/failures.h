@@ -32,9 +32,6 @@ void failures_add(struct failures *f, uint64_t seq, const char *command,
  * thread. */
 void failures_cancelled(struct failures *f);
 
-/* How many jobs failed so far. */
-uint64_t failures_count(struct failures *f);
-
 /* The summary, if a job failed: to b.  why says what cancelled jobs
  * ("by --halt now,fail=1"), or NULL. */
 void failures_summary(struct failures *f, struct buf *b, const char *why);

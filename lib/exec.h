@@ -103,6 +103,10 @@ void wspx__exec_stopslot(struct wspx__exec *x, struct slot *s);
 void wspx__exec_unregister(struct wspx__exec *x, struct slot *s,
     struct wspx__result *r);
 
+/* Sleep until the monotonic time t, or less if a stop comes.  Returns
+ * whether the run goes on.  x's lock held. */
+bool wspx__exec_sleepuntil(struct wspx__exec *x, int64_t t);
+
 /* Before job starts, in its slot: wait until memory and load allow it,
  * and take a jobserver token.  Returns whether it may start (false: the
  * run is stopping). */

@@ -52,25 +52,12 @@ gatesopen(const struct wspx__exec *x, bool *memory, double *have)
 	return true;
 }
 
-/* Wait on x's wake condition until the monotonic time t or a stop.  lock
- * held. */
-static void
-pause_until(struct wspx__exec *x, int64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000), (long)(t %
-	    1000000000) };
-
-	while (!wspx__exec_stopping(x) && pthread_cond_timedwait(&x->wake,
-	    &x->lock, &ts) == 0)
-		;
-}
-
 /* Wait until memory and load let a job start; the caller hears once each
  * time a gate closes. */
 static bool
 waitgates(struct wspx__exec *x)
 {
-	bool memory, tell;
+	bool memory, tell, on;
 	double have;
 
 	if (x->o.memfree == 0 && x->o.max_load == 0)
@@ -83,9 +70,10 @@ waitgates(struct wspx__exec *x)
 		if (tell && x->o.ops->waiting != NULL)
 			x->o.ops->waiting(x->o.ctx, memory, have);
 		WSPX_MUST(pthread_mutex_lock(&x->lock));
-		pause_until(x, wspx__exec_nowns(CLOCK_MONOTONIC) + GATE_POLL);
+		on = wspx__exec_sleepuntil(x, wspx__exec_nowns(CLOCK_MONOTONIC) +
+		    GATE_POLL);
 		WSPX_MUST(pthread_mutex_unlock(&x->lock));
-		if (wspx__exec_stopping(x))
+		if (!on)
 			return false;
 	}
 	WSPX_MUST(pthread_mutex_lock(&x->lock));

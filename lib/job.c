@@ -544,10 +544,8 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 	return 0;
 }
 
-/* Sleep until the monotonic time t, or less if a stop comes.  Returns
- * whether the run goes on.  lock held. */
-static bool
-sleepuntil(struct wspx__exec *x, int64_t t)
+bool
+wspx__exec_sleepuntil(struct wspx__exec *x, int64_t t)
 {
 	struct timespec ts = { (time_t)(t / 1000000000), (long)(t %
 	    1000000000) };
@@ -572,7 +570,7 @@ waitturn(struct wspx__exec *x)
 	now = wspx__watchdog_now();
 	t = x->nextstart > now ? x->nextstart : now;
 	x->nextstart = t + x->o.delay_ns;
-	on = sleepuntil(x, t);
+	on = wspx__exec_sleepuntil(x, t);
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	return on;
 }
@@ -588,7 +586,7 @@ retrypause(struct wspx__exec *x, unsigned n)
 	while (--n > 0 && d < day)
 		d *= 2;
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
-	on = sleepuntil(x, wspx__watchdog_now() + (d < day ? d : day));
+	on = wspx__exec_sleepuntil(x, wspx__watchdog_now() + (d < day ? d : day));
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	return on;
 }
