@@ -26,11 +26,11 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 ALL_LDFLAGS = $(LDFLAGS) -pthread
 
-LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/exec.h lib/halt.h \
+LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/duration.h lib/exec.h lib/halt.h \
 	lib/job.h lib/jobserver.h lib/joblog.h lib/median.h lib/output.h \
 	lib/pool.h lib/proc.h lib/pump.h lib/results.h lib/sleep.h lib/stack.h \
 	lib/sysload.h lib/thread.h lib/watchdog.h lib/wspx.h
-LIBOBJ = lib/blocking.o lib/deque.o lib/error.o lib/forkjoin.o lib/gate.o \
+LIBOBJ = lib/blocking.o lib/deque.o lib/duration.o lib/error.o lib/forkjoin.o lib/gate.o \
 	lib/halt.o lib/job.o lib/jobserver.o lib/joblog.o lib/median.o \
 	lib/outcome.o lib/output.o lib/pool.o lib/proc.o lib/pump.o \
 	lib/results.o lib/sleep.o lib/stack.o lib/stop.o lib/sysload.o \

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "duration.h"
 #include "sysload.h"
 #include "template.h"
 #include "util.h"
@@ -93,29 +94,12 @@ parsedelim(const char *opt, const char *s)
 double
 parseduration(const char *opt, const char *s)
 {
-	static const struct {
-		const char *suffix;
-		double seconds;
-	} units[] = { { "", 1 }, { "ms", 0.001 }, { "s", 1 }, { "m", 60 },
-	    { "h", 3600 } };
+	const char *why;
 	double v;
-	char *end;
-	size_t i;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || strspn(s, "0123456789.") !=
-	    (size_t)(end - s))
-		badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].suffix) != 0)
-			continue;
-		if (v * units[i].seconds > 86400)
-			badvalue(opt, s, "is more than a day");
-		return v * units[i].seconds;
-	}
-	badvalue(opt, s, "is not a duration (like 2s, 500ms, 1m)");
-	return 0;
+	if (!wspx__duration_parse(s, &v, &why))
+		badvalue(opt, s, why);
+	return v;
 }
 
 void

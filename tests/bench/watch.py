@@ -112,4 +112,5 @@ def main():
         {"overhead": overhead, "idle": idle}[what](wspx, int(n))
 
 
-main()
+if __name__ == "__main__":
+    main()
