@@ -21,33 +21,45 @@ BLOCKING_ARGS =
 JOB_ARGS = 20
 
 VERSION = 0.1.0
-ALL_CPPFLAGS = $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L -Ilib
+ALL_CPPFLAGS = $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L -Ilib $(YAML_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
-ALL_LDFLAGS = $(LDFLAGS) -pthread
+YAML_CFLAGS =
+YAML_LIBS = -lyaml
+ALL_LDFLAGS = $(LDFLAGS) -pthread $(YAML_LIBS)
 
-LIBHDR = lib/atomic.h lib/blocking.h lib/deque.h lib/duration.h lib/exec.h lib/halt.h \
-	lib/job.h lib/jobserver.h lib/joblog.h lib/median.h lib/output.h \
-	lib/pool.h lib/proc.h lib/pump.h lib/results.h lib/sleep.h lib/stack.h \
-	lib/sysload.h lib/thread.h lib/watchdog.h lib/wspx.h
-LIBOBJ = lib/blocking.o lib/deque.o lib/duration.o lib/error.o lib/forkjoin.o lib/gate.o \
-	lib/halt.o lib/job.o lib/jobserver.o lib/joblog.o lib/median.o \
-	lib/outcome.o lib/output.o lib/pool.o lib/proc.o lib/pump.o \
-	lib/results.o lib/sleep.o lib/stack.o lib/stop.o lib/sysload.o \
-	lib/thread.o lib/watchdog.o
+LIBHDR = lib/atomic.h lib/blocking.h lib/builtins.h lib/deque.h lib/diag.h \
+	lib/duration.h lib/exec.h lib/glob.h lib/graph.h lib/halt.h \
+	lib/jobcheck.h lib/job.h lib/jobfile.h lib/jobserver.h lib/joblog.h \
+	lib/matrix.h lib/median.h lib/output.h lib/pool.h lib/proc.h \
+	lib/pump.h lib/results.h lib/sha256.h lib/sleep.h lib/stack.h \
+	lib/sysload.h lib/thread.h lib/timer.h lib/uptodate.h lib/watchdog.h \
+	lib/wspx.h lib/yamldoc.h
+LIBOBJ = lib/blocking.o lib/builtinfs.o lib/builtins.o lib/deque.o \
+	lib/diag.o lib/duration.o lib/error.o lib/forkjoin.o lib/gate.o \
+	lib/glob.o lib/graph.o lib/halt.o lib/job.o lib/jobcheck.o \
+	lib/jobcond.o lib/jobexpr.o lib/jobfile.o lib/jobserver.o \
+	lib/joblog.o lib/matrix.o lib/median.o lib/outcome.o lib/output.o \
+	lib/pool.o lib/proc.o lib/pump.o lib/results.o lib/sha256.o \
+	lib/sleep.o lib/stack.o lib/stop.o lib/sysload.o lib/thread.o \
+	lib/timer.o lib/uptodate.o lib/watchdog.o lib/yamldoc.o
 LIBPIC = $(LIBOBJ:.o=.po)
-CMDHDR = cmd/command.h cmd/events.h cmd/failures.h cmd/gates.h cmd/input.h \
-	cmd/options.h cmd/optvalue.h cmd/progpath.h cmd/report.h cmd/resume.h \
-	cmd/run.h cmd/running.h \
-	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h cmd/util.h
-CMDOBJ = cmd/command.o cmd/events.o cmd/failures.o cmd/gates.o cmd/input.o \
-	cmd/main.o cmd/options.o cmd/optvalue.o cmd/progpath.o cmd/report.o \
-	cmd/resume.o cmd/run.o cmd/running.o \
-	cmd/shell.o \
-	cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o
+CMDHDR = cmd/command.h cmd/events.h cmd/failures.h cmd/gates.h \
+	cmd/graphrun.h cmd/input.h cmd/jobfilecmd.h cmd/options.h \
+	cmd/optvalue.h cmd/progpath.h cmd/report.h cmd/resume.h cmd/run.h \
+	cmd/running.h cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h \
+	cmd/template.h cmd/util.h
+CMDOBJ = cmd/command.o cmd/events.o cmd/failures.o cmd/gates.o \
+	cmd/graphcmd.o cmd/graphrun.o cmd/graphstate.o cmd/input.o \
+	cmd/jobfilecmd.o cmd/main.o cmd/options.o cmd/optvalue.o \
+	cmd/progpath.o cmd/report.o cmd/resume.o cmd/run.o cmd/running.o \
+	cmd/shell.o cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o \
+	cmd/util.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/job tests/unit/policy tests/unit/sysload \
-	tests/unit/jobserver
+	tests/unit/jobserver tests/unit/yamldoc tests/unit/sha256 \
+	tests/unit/glob tests/unit/uptodate tests/unit/timer \
+	tests/unit/builtins
 EXAMPLES = examples/forkjoin
 # The commands (and C headers) the README's two commands need.  What is
 # missing is installed by tests/need.sh with apt-get, as root or through
@@ -56,7 +68,7 @@ EXAMPLES = examples/forkjoin
 # The shells are for the quoting and completion tests, which skip a shell
 # that is missing (tcsh also brings csh); GNU parallel is the reference
 # the joblog and halt tests compare with.
-EXAMPLE_TOOLS = cc stdio.h make
+EXAMPLE_TOOLS = cc stdio.h yaml.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm spin mandoc bats python3 tmux ps bash \
 	dash zsh ksh mksh busybox fish tcsh parallel
 
@@ -126,6 +138,12 @@ check-unit: $(UNIT)
 	tests/unit/policy
 	tests/unit/sysload
 	tests/unit/jobserver
+	tests/unit/yamldoc
+	tests/unit/sha256
+	tests/unit/glob
+	tests/unit/uptodate
+	tests/unit/timer
+	tests/unit/builtins
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
 check-cli: check-tools wspx

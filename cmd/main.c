@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jobfilecmd.h"
 #include "options.h"
 #include "optvalue.h"
 #include "run.h"
@@ -93,16 +94,15 @@ stdfds(void)
 			_exit(EXIT_USAGE);
 }
 
-/* "wspx run FILE": the job graphs of wspx(1)'s design, not built yet.  It
- * must not read as COMMAND "run" with input from stdin, which would run
- * nothing and succeed. */
-static void
-notyet(void)
+/* A command for job files (run, check, list, graph) at argv[first], its
+ * own options after it. */
+static int
+jobfile(struct config *c, int argc, char **argv, int first)
 {
-	fprintf(stderr, "wspx: run: job graphs from a YAML file are not "
-	    "supported yet\n(to run a program named run, put -- before it "
-	    "or give its path)\n");
-	exit(EXIT_USAGE);
+	int more = first + options_parse(c, argc - first, argv + first);
+
+	return jobfile_main(c, argv[first], argv + more,
+	    (size_t)(argc - more));
 }
 
 int
@@ -114,9 +114,9 @@ main(int argc, char **argv)
 	stdfds();
 	defaults(&c);
 	first = options_parse(&c, argc, argv);
-	if (first < argc && first > 0 && strcmp(argv[first], "run") == 0 &&
+	if (first < argc && first > 0 && jobfile_command(argv[first]) &&
 	    strcmp(argv[first - 1], "--") != 0)
-		notyet();
+		return jobfile(&c, argc, argv, first);
 	parsecommand(&c, argc, argv, first);
 	if (c.mode == WSPX_OUT_UNGROUP && c.keep)
 		conflict("-u and -k", "ungrouped output has no order");

@@ -27,7 +27,7 @@ enum optid {
 	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_JOBLOG,
 	O_RESUME, O_RESUMEFAILED, O_RETRYFAILED, O_RETRIES, O_RETRYDELAY,
 	O_TIMEOUT, O_HALT, O_DELAY, O_RESULTS, O_ETA, O_MEMFREE, O_LOAD,
-	O_JOBSERVER, O_WILLCITE,
+	O_JOBSERVER, O_FORCE, O_WILLCITE,
 	O_VERSION, O_HELP
 };
 
@@ -143,6 +143,8 @@ static const struct option {
 	    "(or N% of the CPUs) or more" },
 	{ 0, "jobserver", NULL, O_JOBSERVER, "share -j with the jobs' make "
 	    "through a jobserver (MAKEFLAGS)" },
+	{ 0, "force", NULL, O_FORCE, "wspx run: run the jobs that are up to "
+	    "date too" },
 	{ 0, "eta", NULL, O_ETA, "show progress and ETA: the status line, or "
 	    "--progress lines" },
 	{ 0, "bar", NULL, O_ETA, NULL },
@@ -197,7 +199,11 @@ usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "usage: wspx [OPTIONS] [--] [COMMAND [ARG...]] "
-	    "[::: ARGS... | :::: FILES...]...\n\n"
+	    "[::: ARGS... | :::: FILES...]...\n"
+	    "       wspx run [OPTIONS] [FILE [JOB...]]   run a job file's "
+	    "graph (wspx(5))\n"
+	    "       wspx check|list|graph [FILE]         check it, list its "
+	    "jobs, print its dot\n\n"
 	    "Run COMMAND once per input, in parallel; with no COMMAND each "
 	    "input is a command.\nInput: lines of stdin, or the ::: and :::: "
 	    "sources (-a FILE too).\nReplacement strings in COMMAND: "
@@ -299,6 +305,7 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_MEMFREE:		setmemfree(c, as, v); break;
 	case O_LOAD:		setload(c, as, v); break;
 	case O_JOBSERVER:	c->jobserver = true; break;
+	case O_FORCE:		c->force = true; break;
 	case O_ETA:		c->progress = true, c->nostatus = false; break;
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);

@@ -82,7 +82,9 @@ report_started(struct reports *p, struct wspx__execjob *ej,
 {
 	struct buf b = { NULL, 0, 0 };
 
-	running_start(p->running, ej->result.slot, ej->seq, cmdtext);
+	/* (a builtin runs in the process, in no slot) */
+	if (ej->result.slot > 0)
+		running_start(p->running, ej->result.slot, ej->seq, cmdtext);
 	events_start(p->events, ej->seq, ej->result.slot, ej->result.pid,
 	    cmdtext, (double)ej->result.start_ns / 1e9);
 	if (p->github && ej->oj != NULL) {
@@ -254,7 +256,7 @@ report_ended(struct reports *p, struct wspx__exec *x,
 
 	/* The event last: once a reader sees it, the job is out of the
 	 * running table. */
-	if (res->started)
+	if (res->started && res->slot > 0)
 		running_end(p->running, res->slot, ej->seq);
 	if (res->timedout)
 		timedout(p, cmdtext);

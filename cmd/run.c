@@ -68,15 +68,6 @@ extern char **environ;
 #define MIN_SPILL	(64u << 10)
 #define MAX_SPILL	(8u << 20)
 
-/* A job of the run: its arguments, and what prepare made for it. */
-struct cmdjob {
-	struct wspx__execjob ej;
-	struct args args;
-	char *tag;		/* the tag, or NULL */
-	char *cmdtext;		/* the command, for error messages */
-	bool nobash;		/* its exported function has no bash */
-};
-
 struct run {
 	struct config *c;
 	struct commands *cmds;	/* the jobs' commands and tags */
@@ -110,6 +101,8 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	int rc;
 
+	if (r->c->feed != NULL)
+		return r->c->feed->prepare(r->c->feed->ctx, j, slot, cmd);
 	/* (a retry builds them again: the slot may differ) */
 	free(j->tag);
 	free(j->cmdtext);
@@ -151,7 +144,8 @@ countend(struct run *r, struct cmdjob *j)
 {
 	const struct wspx__result *res = &j->ej.result;
 	bool skipped = !res->started && res->error == -ECANCELED;
-	bool failed = !r->c->dryrun && wspx__exec_failed(res);
+	bool failed = !r->c->dryrun && wspx__exec_failed(res) &&
+	    !j->ignorefail;
 
 	stats_ended(&r->stats, res->started ? res->runtime_ns : -1, failed,
 	    skipped);
@@ -205,6 +199,10 @@ finished(void *ctx, struct wspx__execjob *ej)
 	}
 	countend(r, j);
 	report_finished(&r->rep, ej);
+	if (r->c->feed != NULL) {
+		r->c->feed->finished(r->c->feed->ctx, j);
+		return;
+	}
 	free(j->args.v);
 	free(j->tag);
 	free(j->cmdtext);
@@ -352,6 +350,27 @@ readloop(struct run *r, struct input *in)
 	}
 }
 
+/* A job file's jobs, given the run's machinery. */
+static void
+feedjobs(struct run *r, struct feed *f)
+{
+	f->x = r->x;
+	f->out = r->out;
+	f->pool = r->pool;
+	f->stats = &r->stats;
+	f->run(f->ctx, f);
+}
+
+/* The work-stealing pool's workers. */
+static unsigned
+po_workers(const struct run *r)
+{
+	struct wspx_pool_stats ps;
+
+	wspx_pool_stats(r->pool, &ps);
+	return ps.workers;
+}
+
 /* Jobs between being read and having finished.  A dry run's jobs take no
  * slot and end at once: a wide window lets the reader and the worker run
  * through thousands of jobs between two wake-ups of each other. */
@@ -410,7 +429,8 @@ static void
 startexec(struct run *r)
 {
 	struct wspx_blocking_opts bo = { r->c->jobs, 0, 256 * 1024 };
-	struct wspx_pool_opts po = { WS_WORKERS };
+	struct wspx_pool_opts po = { r->c->feed != NULL ?
+	    r->c->feed->workers : WS_WORKERS };
 	struct wspx__exec_opts xo;
 	int rc;
 
@@ -426,6 +446,7 @@ startexec(struct run *r)
 	xo.retry_delay_ns = (int64_t)(r->c->retrydelay * 1e9);
 	xo.timeout_ns = (int64_t)(r->c->timeout * 1e9);
 	xo.timeout_pct = r->c->timeoutpct;
+	xo.jobtimeouts = r->c->feed != NULL;
 	xo.grace_ns = (int64_t)(r->c->termtimeout * 1e9);
 	xo.delay_ns = (int64_t)(r->c->delay * 1e9);
 	xo.halt = r->c->halt;
@@ -548,7 +569,7 @@ setup(struct run *r, struct config *c)
 	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
-	if (c->resume != RETRY_FAILED)
+	if (c->resume != RETRY_FAILED && c->feed == NULL)
 		r->in = input_open(c->src, c->nsrc, &io);
 	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
 	    strcmp(c->events, "-") == 0);
@@ -578,7 +599,7 @@ finishrun(struct run *r, struct stats_final *f)
 	f->blocking.executed = after.executed;
 	f->blocking.spawn_failures = after.spawn_failures;
 	wspx_pool_stats(r->pool, &f->pool);
-	f->workers = WS_WORKERS;
+	f->workers = po_workers(r);
 	f->slots = r->c->jobs;
 	stats_finish(&r->stats, f);
 	return sig;
@@ -631,7 +652,10 @@ run(struct config *c)
 	char what[512];
 
 	setup(&r, c);
-	readloop(&r, r.in);
+	if (c->feed != NULL)
+		feedjobs(&r, c->feed);
+	else
+		readloop(&r, r.in);
 	inputfailed = r.in != NULL && input_failed(r.in);
 	wspx__exec_wait(r.x);
 	sig = finishrun(&r, &f);
@@ -651,6 +675,8 @@ run(struct config *c)
 		    c->tmpdir, strerror(-oerr));
 	status = reports_close(&r.rep, &f, status, cancelledby(&r, sig));
 	teardown(&r);
+	if (c->feed != NULL)
+		c->feed->end(c->feed->ctx);
 	if (sig != 0)	/* as wspx was asked to, now that all is cleaned up */
 		diesig(sig);
 	return status;

@@ -11,9 +11,14 @@
 #include <stdint.h>
 
 #include "halt.h"
+#include "job.h"
 #include "input.h"
 #include "output.h"
 #include "resume.h"
+#include "template.h"
+
+struct stats;
+struct wspx_pool;
 
 /* Exit statuses, as GNU parallel's and in EXIT STATUS of wspx(1). */
 enum exitstatus {
@@ -72,6 +77,41 @@ struct config {
 	bool stats;		/* --stats */
 	const char *metrics;	/* --metrics FILE, or NULL */
 	const char *events;	/* --events FILE ("-": stdout), or NULL */
+	bool force;		/* --force: run jobs that are up to date */
+	struct feed *feed;	/* the jobs of a job file, or NULL: the
+				 * input's */
+};
+
+/* A job of the run: its arguments, and what prepare made for it. */
+struct cmdjob {
+	struct wspx__execjob ej;
+	struct args args;
+	char *tag;		/* the tag, or NULL */
+	char *cmdtext;		/* the command, for error messages */
+	bool nobash;		/* its exported function has no bash */
+	bool ignorefail;	/* its failure does not count in the exit
+				 * status (continue-on-error) */
+};
+
+/* What a front end other than the input's gives the run: its jobs. */
+struct feed {
+	/* What the run made for the jobs: the executor, the output, the
+	 * pool, the counters. */
+	struct wspx__exec *x;
+	struct wspx__output *out;
+	struct wspx_pool *pool;
+	struct stats *stats;
+	/* Submit every job and return when all have finished. */
+	void (*run)(void *ctx, const struct feed *f);
+	/* Build a job's command, as the executor's prepare. */
+	int (*prepare)(void *ctx, struct cmdjob *j, unsigned slot,
+	    struct wspx__cmd *cmd);
+	/* The job is over and counted: it is the front end's again. */
+	void (*finished)(void *ctx, struct cmdjob *j);
+	/* The run is over (also when a signal stopped it): clean up. */
+	void (*end)(void *ctx);
+	void *ctx;
+	unsigned workers;	/* for the work-stealing pool; 0: a CPU each */
 };
 
 /* Run everything; returns the exit status (or does not return, when wspx

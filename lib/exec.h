@@ -27,6 +27,7 @@ struct slot {
 	pid_t pid;		/* running job's process, 0 if none */
 	bool signalled;		/* its group got the stop signal */
 	int64_t started;	/* when it started (monotonic ns) */
+	int64_t limit;		/* its own time limit (ns), or 0 */
 	bool timedout;		/* it got SIGTERM for its timeout */
 	bool evicted;		/* it got SIGTERM for want of memory */
 	int64_t killat;		/* then SIGKILL at this time, or 0 */

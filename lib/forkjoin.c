@@ -117,6 +117,19 @@ wspx_scope_spawn(struct wspx_scope *s, struct wspx_worker *w,
 	return 0;
 }
 
+void
+wspx__pool_push(struct wspx_worker *w, struct wspx_job *job)
+{
+	bool was_empty;
+
+	job->scope = NULL;
+	if (wspx__deque_push(&w->deque, job, &was_empty) != 0) {
+		wspx__pool_execute(w, job);	/* no memory to queue it */
+		return;
+	}
+	wspx__sleep_new_internal_jobs(&w->pool->sleep, 1, was_empty);
+}
+
 /* Set s's latch for its owner.  Reads s before the store: the owner may
  * return from wspx_scope_wait() and free s right after it. */
 static void

@@ -274,7 +274,9 @@ handover(struct wspx__exec *x, struct wspx__execjob *job,
 		for (n = 0, next = job; n < 64 && next != NULL; n++,
 		    next = next->next)
 			tasks[n] = &next->task;
-		if (wspx__exec_stopping(x))
+		/* (a halt soon leaves the jobs that start even then to
+		 * runjob()) */
+		if (wspx__exec_signalled(x))
 			rc = -ECANCELED;
 		else
 			rc = wspx_blocking_submit_n(x->o.blocking, tasks, n);
@@ -440,7 +442,8 @@ openpipes(struct wspx__output *o, int p[2][2])
  * that exists but is not registered yet.  Returns 0 or -errno. */
 static int
 spawnregister(struct wspx__exec *x, struct slot *s,
-    struct wspx__proc_spec *spec, const struct wspx__cmd *cmd, pid_t *pid)
+    struct wspx__proc_spec *spec, const struct wspx__cmd *cmd,
+    int64_t limit, pid_t *pid)
 {
 	int rc;
 
@@ -455,6 +458,7 @@ spawnregister(struct wspx__exec *x, struct slot *s,
 	if (rc == 0) {
 		s->pid = *pid;
 		s->started = wspx__watchdog_now();
+		s->limit = limit;
 		wspx__exec_stopslot(x, s);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&s->lock));
@@ -480,7 +484,8 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	}
 	spec.file = cmd->file != NULL ? cmd->file : cmd->argv[0];
 	spec.argv = cmd->argv;
-	spec.envp = s->envp;
+	spec.envp = cmd->envp != NULL ? cmd->envp : s->envp;
+	spec.dir = cmd->dir;
 	spec.search = cmd->file == NULL && cmd->search;
 	spec.in_fd = x->o.in_fd;
 	spec.ignore = x->o.ignore;
@@ -490,7 +495,8 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	spec.err_fd = x->o.results != NULL ? job->files.err : p[1][1] >= 0 ?
 	    p[1][1] : wspx__output_fd(o, 2);
 	if (rc == 0)
-		rc = spawnregister(x, s, &spec, cmd, &job->result.pid);
+		rc = spawnregister(x, s, &spec, cmd, job->timeout_ns,
+		    &job->result.pid);
 	for (i = 0; i < 2; i++) {
 		if (p[i][1] >= 0)
 			close(p[i][1]);
@@ -617,18 +623,57 @@ wspx__exec_errtail(struct wspx__exec *x, struct wspx__execjob *job,
 	return job->oj != NULL ? wspx__output_errtail(job->oj, buf, n) : 0;
 }
 
+/* Whether the job may not start: the run is stopping, and it is not a
+ * job that starts even after a halt soon. */
+static bool
+refuses(struct wspx__exec *x, const struct wspx__execjob *job)
+{
+	return job->always ? wspx__exec_signalled(x) : wspx__exec_stopping(x);
+}
+
+bool
+wspx__exec_halting(struct wspx__exec *x)
+{
+	return wspx__exec_stopping(x);
+}
+
+void
+wspx__exec_startedhere(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	static const struct wspx__cmd none = { NULL, NULL, false, NULL, NULL,
+	    NULL };
+
+	job->x = x;
+	x->o.ops->started(x->o.ctx, job, &none);
+}
+
+void
+wspx__exec_ranhere(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	const struct wspx__result *r = &job->result;
+
+	job->x = x;
+	job->oj = NULL;
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	x->inflight++;
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	if (r->started || r->error != -ECANCELED)
+		x->o.ops->ended(x->o.ctx, job);
+	complete(job);
+}
+
 /* Build the command of the job, which has its slot, and run it: one
  * attempt, whose output adds to the job's (opened at its first). */
 static void
 runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__result *r = &job->result;
-	struct wspx__cmd cmd = { NULL, NULL, false, NULL };
+	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL };
 	int64_t t0;
 
 	/* none open until wspx__results_start() (the caller zeroed them) */
 	job->files.dir = job->files.out = job->files.err = -1;
-	if (wspx__exec_stopping(x) || !waitturn(x) || !wspx__exec_gate(x, job))
+	if (refuses(x, job) || !waitturn(x) || !wspx__exec_gate(x, job))
 		r->error = -ECANCELED;
 	else
 		r->error = x->o.ops->prepare(x->o.ctx, job, r->slot, &cmd);
@@ -654,7 +699,8 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	if (r->started || r->error != -ECANCELED) {
 		/* (an evicted job runs again, as the same attempt) */
 		r->retry = (r->evicted || (wspx__exec_failed(r) &&
-		    r->attempt <= x->o.retries)) && !wspx__exec_stopping(x);
+		    r->attempt <= (job->ownretries ? job->retries :
+		    x->o.retries))) && !refuses(x, job);
 		x->o.ops->ended(x->o.ctx, job);
 	}
 	if (x->o.results != NULL && !x->o.dry_run)

@@ -32,6 +32,11 @@ struct wspx__cmd {
 	bool search;		/* with no file: look argv[0] up in PATH */
 	char *text;		/* the command as -v and --dry-run show it;
 				 * freed with free() */
+	char *const *envp;	/* its environment, or NULL: the run's (with
+				 * WSPX_SEQ and the like); borrowed until
+				 * the job is finished */
+	const char *dir;	/* the directory it starts in, or NULL;
+				 * borrowed likewise */
 };
 
 /* How a job ended. */
@@ -63,6 +68,12 @@ struct wspx__execjob {
 	struct wspx__exec *x;
 	uint64_t seq;			/* 1, 2, ...: input order */
 	const char *tag;		/* put before each output line, or NULL */
+	int64_t timeout_ns;		/* its own time limit, or 0: the run's */
+	bool ownretries;		/* retries is its own, not the run's */
+	unsigned retries;
+	bool always;			/* it starts even after a halt soon
+					 * (not after a stop by a signal or a
+					 * halt now) */
 	struct wspx__result result;
 	bool opened;			/* its output was opened */
 	struct wspx__outjob *oj;	/* its output while open, or NULL */
@@ -129,6 +140,8 @@ struct wspx__exec_opts {
 	int64_t retry_delay_ns;		/* before the first retry, doubling
 					 * for each next one */
 	int64_t timeout_ns;		/* a job's time limit, or 0 */
+	bool jobtimeouts;		/* jobs may have limits of their own
+					 * (execjob.timeout_ns) */
 	unsigned timeout_pct;		/* or this percentage of the median
 					 * runtime of the jobs that
 					 * succeeded so far, or 0 */
@@ -206,6 +219,22 @@ int wspx__exec_exitval(const struct wspx__result *r);
  * how many.  During ended(), on its thread. */
 size_t wspx__exec_errtail(struct wspx__exec *x, struct wspx__execjob *job,
     char *buf, size_t n);
+
+/* A job that the caller ran itself, in the process (a builtin), with its
+ * result set (started, status as a wait status, times, attempt): count
+ * it for the halt policy, then call ended and finished as for a job that
+ * ran.  Its output is the caller's, opened and closed by it (opened set),
+ * or never opened.  Any thread, job not submitted. */
+void wspx__exec_ranhere(struct wspx__exec *x, struct wspx__execjob *job);
+
+/* The caller starts a job itself, in the process (a builtin): call
+ * started as for a job that the executor started.  Any thread. */
+void wspx__exec_startedhere(struct wspx__exec *x,
+    struct wspx__execjob *job);
+
+/* Whether the run starts no more jobs: stopped, or halting (soon or now);
+ * any thread. */
+bool wspx__exec_halting(struct wspx__exec *x);
 
 /* Jobs submitted and not yet finished; any thread. */
 size_t wspx__exec_inflight(struct wspx__exec *x);

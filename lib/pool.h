@@ -52,6 +52,11 @@ struct wspx_pool {
 /* Run job on w and count it; completes its scope, if any. */
 void wspx__pool_execute(struct wspx_worker *w, struct wspx_job *job);
 
+/* Queue job (scope NULL) on the deque of w, the calling worker, where it
+ * runs next or is stolen, waking a sleeper if one is needed; with no
+ * memory to queue it, run it now.  forkjoin.c */
+void wspx__pool_push(struct wspx_worker *w, struct wspx_job *job);
+
 /* Run jobs on w until latch is set: own deque first, then steal, then the
  * injection stack, sleeping by the protocol of sleep.c when there is none.
  * latch is waited on by w's slot. */

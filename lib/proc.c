@@ -94,6 +94,10 @@ wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid)
 
 	setupattr(&attr, spec);
 	WSPX_MUST(posix_spawn_file_actions_init(&fa));
+	/* (glibc 2.29 and later; an error shows as the exec's -ENOENT, so
+	 * the caller checks the directory first, to say which it was) */
+	if (spec->dir != NULL)
+		WSPX_MUST(posix_spawn_file_actions_addchdir_np(&fa, spec->dir));
 	if ((rc = dupto(&fa, spec->in_fd, 0)) == 0 &&
 	    (rc = dupto(&fa, spec->out_fd, 1)) == 0 &&
 	    (rc = dupto(&fa, spec->err_fd, 2)) == 0) {

@@ -22,6 +22,7 @@ struct wspx__proc_spec {
 	int err_fd;		/* the child's stderr */
 	const sigset_t *ignore;	/* signals it keeps ignored, or NULL */
 	const sigset_t *mask;	/* its signal mask; NULL: none blocked */
+	const char *dir;	/* the directory it starts in, or NULL */
 };
 
 /* Start spec as a child that leads a new process group, with every signal

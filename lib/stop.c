@@ -145,9 +145,11 @@ watch(void *ctx, int64_t now)
 		atomic_store_explicit(&x->killat, 0, memory_order_relaxed);
 		wspx__exec_stop(x, SIGKILL);
 	}
-	for (i = 0; (limit > 0 || x->o.memfree > 0) && i < x->o.slots; i++) {
+	for (i = 0; (limit > 0 || x->o.jobtimeouts || x->o.memfree > 0) &&
+	    i < x->o.slots; i++) {
 		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
-		watchslot(x, &x->slots[i], now, limit);
+		watchslot(x, &x->slots[i], now, x->slots[i].limit > 0 ?
+		    x->slots[i].limit : limit);
 		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
 	}
 	wspx__exec_watchmemory(x, now);
@@ -196,7 +198,7 @@ wspx__exec_startwatchdog(struct wspx__exec *x)
 		return -ENOMEM;
 	if (x->median != NULL)
 		wspx__median_init(x->median);
-	if (o->timeout_ns == 0 && o->timeout_pct == 0 &&
+	if (o->timeout_ns == 0 && o->timeout_pct == 0 && !o->jobtimeouts &&
 	    o->halt.when != WSPX_HALT_NOW && o->memfree == 0)
 		return 0;
 	return wspx__watchdog_new(&x->watchdog, watch, x, watchtick(o));

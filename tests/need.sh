@@ -34,6 +34,7 @@ have() {
 pkgof() {
 	case $1 in
 	stdio.h | pthread.h) echo libc6-dev ;;
+	yaml.h) echo libyaml-dev ;;
 	cc | c99) echo gcc ;;
 	nm | ar) echo binutils ;;
 	ps | pkill | pgrep) echo procps ;;

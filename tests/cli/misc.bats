@@ -76,15 +76,3 @@ load helper
 	run "$WSPX" -h
 	[ "$status" -eq 0 ]
 }
-
-@test "'wspx run FILE' (job graphs, not built yet) is an error, not an empty run" {
-	run "$WSPX" run -j2 graph.yaml < /dev/null
-	[ "$status" -eq 255 ]
-	[[ "$output" == *"run: job graphs from a YAML file are not supported yet"* ]]
-	printf '#!/bin/sh\necho ran "$@"\n' > run
-	chmod +x run
-	run env PATH="$PWD:$PATH" "$WSPX" -- run ::: 1
-	[ "$output" = "ran 1" ]
-	run "$WSPX" ./run ::: 2
-	[ "$output" = "ran 2" ]
-}

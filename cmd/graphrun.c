@@ -1,0 +1,576 @@
+/*
+ * Running a job file's graph (`wspx run`): the second front end of the
+ * executor.  run.c sets up the run as for the input's jobs (output,
+ * pools, executor, signals, reports) and hands over to this file, which
+ * starts the graph (lib/graph.c) on the work-stealing pool.  When a job's
+ * needs are over, on a worker: its `if` decides whether it runs, its
+ * up-to-date state whether it needs to (graphstate.c), its pool whether
+ * it may start now; then a builtin runs in place (lib/builtins.c) and a
+ * command goes to the executor, whose blocking thread builds it
+ * (graphcmd.c) and runs it.  When it is over, its end goes back to the
+ * pool, which records its outputs and state and releases its dependents.
+ *
+ * Outcomes.  Each job's outcome is written before wspx__graph_done(),
+ * which publishes it to its dependents (see graph.c); a dependent reads
+ * only the outcomes of its needs.
+ */
+#include "graphrun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtins.h"
+#include "graph.h"
+#include "output.h"
+#include "thread.h"
+#include "stats.h"
+#include "util.h"
+
+static const char *const outcomes[] = { "pending", "succeeded", "failed",
+    "was skipped", "was cancelled", "was up to date" };
+
+/* The needs of job i, for the graph. */
+static size_t
+needsof(void *ctx, size_t i, const size_t **v)
+{
+	struct graphrun *gr = ctx;
+
+	*v = gr->jf->jobs[i].needs;
+	return gr->jf->jobs[i].nneeds;
+}
+
+static const struct wspx__graph_ops orderops = { needsof, NULL };
+
+/* Why job j does not run: the first need that failed, or did not
+ * succeed, or the stop. */
+static void
+skipreason(struct graphrun *gr, struct gjob *j, bool cancelled,
+    struct buf *b)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	const struct gjob *n;
+	size_t i;
+
+	for (i = 0; i < jj->nneeds; i++) {
+		n = &gr->jobs[jj->needs[i]];
+		if (n->outcome == OUT_FAILED || (n->outcome == OUT_SKIPPED &&
+		    n->anyfail)) {
+			bufprintf(b, "needs %s, which %s", gr->jf->jobs[
+			    jj->needs[i]].name, outcomes[n->outcome]);
+			return;
+		}
+	}
+	if (cancelled) {
+		bufadds(b, "the run was stopped");
+		return;
+	}
+	for (i = 0; i < jj->nneeds; i++) {
+		n = &gr->jobs[jj->needs[i]];
+		if (n->outcome != OUT_OK && n->outcome != OUT_UPTODATE) {
+			bufprintf(b, "needs %s, which %s", gr->jf->jobs[
+			    jj->needs[i]].name, outcomes[n->outcome]);
+			return;
+		}
+	}
+	bufadds(b, "its if: is false");
+}
+
+/* Job j does not run: say why, take its turn in the output, and release
+ * its dependents. */
+static void
+skip(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    bool cancelled)
+{
+	struct wspx__outjob *oj;
+	struct buf b = { NULL, 0, 0 };
+
+	j->outcome = cancelled ? OUT_CANCELLED : OUT_SKIPPED;
+	bufprintf(&b, "wspx: skipped %s: ", gr->jf->jobs[j->index].name);
+	skipreason(gr, j, cancelled, &b);
+	bufaddc(&b, '\n');
+	if (wspx__output_open(gr->feed->out, j->cj.ej.seq, NULL, &oj) == 0) {
+		(void)wspx__output_write(gr->feed->out, oj, 2, b.s, b.len);
+		wspx__output_close(gr->feed->out, oj);
+	}
+	free(b.s);
+	stats_ended(gr->feed->stats, -1, false, true);
+	wspx__graph_done(gr->graph, w, j->index);
+}
+
+/* The inputs of j's if: F, K (see jobfile.h); j->anyfail set. */
+static void
+needsstate(struct graphrun *gr, struct gjob *j, bool *k)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	const struct gjob *n;
+	size_t i;
+
+	*k = false;
+	for (i = 0; i < jj->nneeds; i++) {
+		n = &gr->jobs[jj->needs[i]];
+		j->anyfail |= n->outcome == OUT_FAILED || n->anyfail;
+		*k |= n->outcome != OUT_OK && n->outcome != OUT_UPTODATE;
+	}
+}
+
+/* Whether the run is stopping: a signal, a halt, or a failed output. */
+static bool
+cancelled(struct graphrun *gr)
+{
+	return wspx__exec_halting(gr->feed->x);
+}
+
+static void launch(struct graphrun *gr, struct wspx_worker *w,
+    struct gjob *j);
+
+/* Take a place in j's pool, or queue j there.  Returns whether j may
+ * start now. */
+static bool
+takepool(struct graphrun *gr, struct gjob *j)
+{
+	int p = gr->jf->jobs[j->index].pool;
+	struct gpool *gp;
+	bool now;
+
+	if (p < 0)
+		return true;
+	gp = &gr->pools[p];
+	WSPX_MUST(pthread_mutex_lock(&gp->lock));
+	now = gp->running < gr->jf->pools[p].depth;
+	if (now)
+		gp->running++;
+	else {
+		j->poolnext = NULL;
+		if (gp->tail != NULL)
+			gp->tail->poolnext = j;
+		else
+			gp->head = j;
+		gp->tail = j;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&gp->lock));
+	return now;
+}
+
+/* j's place in its pool is free: the next job queued there takes it. */
+static void
+givepool(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
+{
+	int p = gr->jf->jobs[j->index].pool;
+	struct gpool *gp;
+	struct gjob *next;
+
+	if (p < 0)
+		return;
+	gp = &gr->pools[p];
+	WSPX_MUST(pthread_mutex_lock(&gp->lock));
+	if ((next = gp->head) != NULL) {
+		if ((gp->head = next->poolnext) == NULL)
+			gp->tail = NULL;
+	} else
+		gp->running--;
+	WSPX_MUST(pthread_mutex_unlock(&gp->lock));
+	if (next != NULL)
+		launch(gr, w, next);
+}
+
+/* Job i's needs are over (the graph's ready), on worker w. */
+static void
+ready(void *ctx, struct wspx_worker *w, size_t i)
+{
+	struct graphrun *gr = ctx;
+	struct gjob *j = &gr->jobs[i];
+	const struct wspx__jfjob *jj = &gr->jf->jobs[i];
+	bool k, c = cancelled(gr);
+
+	needsstate(gr, j, &k);
+	if (!WSPX__IF_RUNS(jj->ifmask, j->anyfail, c, k) ||
+	    (c && !jj->ifalways)) {
+		skip(gr, w, j, c);
+		return;
+	}
+	if (!gr->c->dryrun && graphstate_uptodate(gr, w, j)) {
+		j->outcome = OUT_UPTODATE;
+		stats_ended(gr->feed->stats, -1, false, true);
+		wspx__graph_done(gr->graph, w, i);
+		return;
+	}
+	if (takepool(gr, j))
+		launch(gr, w, j);
+}
+
+static const struct wspx__graph_ops graphops = { needsof, ready };
+
+/* The job's end, on a worker: its state and outputs, its pool place,
+ * its dependents. */
+static void
+over(struct wspx_worker *w, struct wspx_job *job)
+{
+	struct gjob *j = wspx_container_of(job, struct gjob, over);
+	struct graphrun *gr = j->gr;
+
+	if (j->outcome == OUT_OK && !gr->c->dryrun)
+		graphstate_record(gr, w, j);
+	givepool(gr, w, j);
+	graphcmd_free(j);
+	wspx__graph_done(gr->graph, w, j->index);
+}
+
+/* The executor is done with j (run.c's finished): its outcome, then its
+ * end on the pool. */
+static void
+finished(void *ctx, struct cmdjob *cj)
+{
+	struct graphrun *gr = ctx;
+	struct gjob *j = wspx_container_of(cj, struct gjob, cj);
+	const struct wspx__result *r = &cj->ej.result;
+
+	/* (a job killed by a stop or a halt now was cancelled, not failed,
+	 * for its dependents' if) */
+	if ((!r->started && r->error == -ECANCELED) || (r->started &&
+	    r->killsig != 0 && !r->timedout && !r->evicted && cancelled(gr)))
+		j->outcome = OUT_CANCELLED;
+	else if (wspx__exec_failed(r) && !gr->c->dryrun &&
+	    !gr->jf->jobs[j->index].continue_on_error)
+		j->outcome = OUT_FAILED;
+	else
+		j->outcome = OUT_OK;
+	j->over.run = over;
+	/* The pool outlives the graph: injection cannot fail. */
+	if (wspx_pool_inject(gr->feed->pool, &j->over) != 0)
+		abort();
+}
+
+/* A builtin's output (its bcall's write). */
+static void
+bwrite(struct wspx__bcall *c, int stream, const char *p, size_t n)
+{
+	struct gjob *j = wspx_container_of(c, struct gjob, bc);
+
+	(void)wspx__output_write(j->gr->feed->out, j->oj, stream, p, n);
+}
+
+/* A builtin is over (its bcall's done), on worker w. */
+static void
+bdone(struct wspx_worker *w, struct wspx__bcall *c)
+{
+	struct gjob *j = wspx_container_of(c, struct gjob, bc);
+	struct graphrun *gr = j->gr;
+	struct wspx__result *r = &j->cj.ej.result;
+
+	(void)w;
+	r->end_ns = (int64_t)(unixtime() * 1e9);
+	r->runtime_ns = (int64_t)(monotonic() * 1e9) - r->runtime_ns;
+	if (c->status == -ECANCELED) {
+		r->started = false;
+		r->error = -ECANCELED;
+	} else
+		r->status = c->status == 0 ? 0 : 1 << 8;	/* exit 1 */
+	r->bytes = wspx__output_bytes(j->oj);
+	r->outbytes = wspx__output_stdout_bytes(j->oj);
+	r->attempt = 1;
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	wspx__output_close(gr->feed->out, j->oj);
+	j->oj = NULL;
+	j->cj.ej.opened = true;
+	wspx__exec_ranhere(gr->feed->x, &j->cj.ej);
+}
+
+/* Run j's builtin here, on worker w. */
+static void
+runbuiltin(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct wspx__result *r = &j->cj.ej.result;
+	struct buf b = { NULL, 0, 0 };
+
+	graphcmd_bargs(gr, j);
+	bufprintf(&b, "builtin %s", jj->builtin);
+	free(j->cj.cmdtext);
+	j->cj.cmdtext = buftake(&b);
+	memset(r, 0, sizeof(*r));
+	r->started = true;
+	r->start_ns = (int64_t)(unixtime() * 1e9);
+	/* (the start, until done) */
+	r->runtime_ns = (int64_t)(monotonic() * 1e9);
+	if (wspx__output_open(gr->feed->out, j->cj.ej.seq, j->cj.ej.tag,
+	    &j->oj) != 0)
+		j->oj = NULL;
+	wspx__exec_startedhere(gr->feed->x, &j->cj.ej);
+	j->bc.name = jj->builtin;
+	j->bc.args = j->bargs;
+	j->bc.nargs = j->nbargs;
+	j->bc.dirfd = open(j->dir != NULL ? j->dir : gr->base, O_RDONLY |
+	    O_DIRECTORY | O_CLOEXEC);
+	j->bc.timer = gr->timer;
+	j->bc.stopping = &gr->stopping;
+	j->bc.write = bwrite;
+	j->bc.done = bdone;
+	wspx__builtin_run(w, &j->bc);
+}
+
+/* Start j: its builtin here, or its command through the executor. */
+static void
+launch(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct wspx__execjob *e = &j->cj.ej;
+
+	/* relaxed: a count (see stats.c) */
+	atomic_fetch_add_explicit(&gr->feed->stats->submitted, 1,
+	    memory_order_relaxed);
+	if (gr->c->tag) {
+		j->cj.tag = xmalloc(strlen(jj->name) + 2);
+		sprintf(j->cj.tag, "%s\t", jj->name);
+		e->tag = j->cj.tag;
+	}
+	if (jj->builtin != NULL && !gr->c->dryrun) {
+		runbuiltin(gr, w, j);
+		return;
+	}
+	e->timeout_ns = (int64_t)(jj->timeout * 1e9);
+	e->ownretries = jj->retries >= 0;
+	e->retries = jj->retries >= 0 ? (unsigned)jj->retries : 0;
+	e->always = jj->ifalways;
+	j->cj.ignorefail = jj->continue_on_error;
+	wspx__exec_submit(gr->feed->x, &e, 1);
+}
+
+/* The executor's prepare, for the feed. */
+static int
+prepare(void *ctx, struct cmdjob *cj, unsigned slot, struct wspx__cmd *cmd)
+{
+	(void)slot;
+	return graphcmd_prepare(ctx, wspx_container_of(cj, struct gjob, cj),
+	    cmd);
+}
+
+/* A tick of the timer while the graph runs: once the run stops, the
+ * builtins that wait (sleep, wait-for) end at once. */
+struct watch {
+	struct wspx_job job;
+	struct wspx__timeout to;
+	struct graphrun *gr;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool over;		/* the graph is over: no more ticks; lock */
+	bool done;		/* the last tick has run; lock */
+};
+
+#define WATCH_NS 100000000	/* 100 ms */
+
+static void
+watchtick(struct wspx_worker *w, struct wspx_job *job)
+{
+	struct watch *wt = wspx_container_of(job, struct watch, job);
+	bool over;
+
+	(void)w;
+	WSPX_MUST(pthread_mutex_lock(&wt->lock));
+	if ((over = wt->over)) {
+		wt->done = true;
+		WSPX_MUST(pthread_cond_signal(&wt->cond));
+	}
+	WSPX_MUST(pthread_mutex_unlock(&wt->lock));
+	if (over)
+		return;
+	/* relaxed: a hint; a builtin that misses it ends at its next
+	 * tick, and the timer's own lock orders the fire_all. */
+	if (cancelled(wt->gr)) {
+		atomic_store_explicit(&wt->gr->stopping, true,
+		    memory_order_relaxed);
+		wspx__timer_fire_all(wt->gr->timer);
+	}
+	wspx__timer_add(wt->gr->timer, &wt->to, (int64_t)(monotonic() * 1e9) +
+	    WATCH_NS, &wt->job);
+}
+
+/* Run the graph, given the run's machinery (the feed's run). */
+static void
+rungraph(void *ctx, const struct feed *f)
+{
+	struct graphrun *gr = ctx;
+	struct watch wt;
+	int rc;
+
+	/* relaxed: before the status thread reads it, a count */
+	atomic_store_explicit(&f->stats->total, (int64_t)gr->nselected,
+	    memory_order_relaxed);
+	wspx__exec_total(f->x, gr->nselected);
+	if ((rc = wspx__timer_new(&gr->timer, f->pool)) != 0 ||
+	    (rc = wspx__graph_new(&gr->graph, gr->jf->njobs, gr->selected,
+	    f->pool, &graphops, gr)) != 0)
+		fatal("cannot start the graph: %s", wspx_strerror(rc));
+	memset(&wt, 0, sizeof(wt));
+	wt.gr = gr;
+	wt.job.run = watchtick;
+	WSPX_MUST(pthread_mutex_init(&wt.lock, NULL));
+	WSPX_MUST(pthread_cond_init(&wt.cond, NULL));
+	wspx__timer_add(gr->timer, &wt.to, (int64_t)(monotonic() * 1e9) +
+	    WATCH_NS, &wt.job);
+	wspx__graph_start(gr->graph);
+	wspx__graph_wait(gr->graph);
+	/* The last tick must have run before wt goes: it is queued in the
+	 * timer (fired now) or about to be (at most a tick later). */
+	WSPX_MUST(pthread_mutex_lock(&wt.lock));
+	wt.over = true;
+	WSPX_MUST(pthread_mutex_unlock(&wt.lock));
+	wspx__timer_fire_all(gr->timer);
+	WSPX_MUST(pthread_mutex_lock(&wt.lock));
+	while (!wt.done)
+		WSPX_MUST(pthread_cond_wait(&wt.cond, &wt.lock));
+	WSPX_MUST(pthread_mutex_unlock(&wt.lock));
+	WSPX_MUST(pthread_mutex_destroy(&wt.lock));
+	WSPX_MUST(pthread_cond_destroy(&wt.cond));
+	wspx__timer_free(gr->timer);
+	wspx__exec_wait(f->x);
+}
+
+static void
+pick(void *ctx, size_t i)
+{
+	struct graphrun *gr = ctx;
+
+	gr->selected[i] = true;
+}
+
+/* Select the targets and every job they need, with a stack (no
+ * recursion for a deep chain). */
+static void
+selecttargets(struct graphrun *gr, char **targets, size_t n)
+{
+	const struct wspx__jfjob *jj;
+	size_t *stack, top = 0, i, k;
+	long found;
+
+	if (n == 0)
+		return;
+	gr->selected = xcalloc(gr->jf->njobs, sizeof(bool));
+	for (i = 0; i < n; i++)
+		if ((found = wspx__jobfile_find(gr->jf, targets[i], pick, gr))
+		    <= 0)
+			fatal("%s: no job %s%s", gr->file, targets[i], found < 0 ?
+			    " (a leg is named job[key=value,...])" : "");
+	stack = xmalloc(gr->jf->njobs * sizeof(*stack));
+	for (i = 0; i < gr->jf->njobs; i++)
+		if (gr->selected[i])
+			stack[top++] = i;
+	while (top > 0) {
+		jj = &gr->jf->jobs[stack[--top]];
+		for (k = 0; k < jj->nneeds; k++)
+			if (!gr->selected[jj->needs[k]]) {
+				gr->selected[jj->needs[k]] = true;
+				stack[top++] = jj->needs[k];
+			}
+	}
+	free(stack);
+}
+
+/* Number the selected jobs in a topological order: the sequence numbers
+ * by which -k orders their output and the joblog names them. */
+static void
+number(struct graphrun *gr)
+{
+	size_t *order = xmalloc((gr->jf->njobs + 1) * sizeof(*order));
+	size_t i;
+	uint64_t seq = 0;
+
+	if (wspx__graph_order(gr->jf->njobs, &orderops, gr, order) != 0)
+		fatal("out of memory");
+	for (i = 0; i < gr->jf->njobs; i++)
+		if (gr->selected == NULL || gr->selected[order[i]])
+			gr->jobs[order[i]].cj.ej.seq = ++seq;
+	gr->nselected = (size_t)seq;
+	free(order);
+}
+
+/* The directory the jobs run in: the job file's. */
+static char *
+basedir(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+
+	if (strcmp(file, "-") == 0 || slash == NULL)
+		return xstrdup(".");
+	if (slash == file)
+		return xstrdup("/");
+	return memcpy(xcalloc(1, (size_t)(slash - file) + 1), file,
+	    (size_t)(slash - file));
+}
+
+static void
+setupjobs(struct graphrun *gr)
+{
+	size_t i;
+
+	gr->jobs = xcalloc(gr->jf->njobs, sizeof(*gr->jobs));
+	for (i = 0; i < gr->jf->njobs; i++) {
+		gr->jobs[i].index = i;
+		gr->jobs[i].gr = gr;
+	}
+	gr->pools = xcalloc(gr->jf->npools + 1, sizeof(*gr->pools));
+	for (i = 0; i < gr->jf->npools; i++)
+		WSPX_MUST(pthread_mutex_init(&gr->pools[i].lock, NULL));
+}
+
+/* What is left when the run is over, or stopped by a signal. */
+static void
+endgraph(void *ctx)
+{
+	struct graphrun *gr = ctx;
+	size_t i, k;
+
+	graphstate_close(gr);
+	for (i = 0; i < gr->jf->njobs; i++) {
+		for (k = 0; k < gr->jobs[i].noutputs; k++) {
+			free(gr->jobs[i].outputs[k].key);
+			free(gr->jobs[i].outputs[k].value);
+		}
+		free(gr->jobs[i].outputs);
+		free(gr->jobs[i].cj.tag);
+		free(gr->jobs[i].cj.cmdtext);
+	}
+	for (i = 0; i < gr->jf->npools; i++)
+		WSPX_MUST(pthread_mutex_destroy(&gr->pools[i].lock));
+	wspx__graph_free(gr->graph);
+	free(gr->pools);
+	free(gr->jobs);
+	free(gr->selected);
+	free(gr->base);
+}
+
+int
+graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
+    char **targets, size_t ntargets)
+{
+	struct graphrun gr;
+	struct feed feed;
+
+	memset(&gr, 0, sizeof(gr));
+	memset(&feed, 0, sizeof(feed));
+	gr.c = c;
+	gr.jf = jf;
+	gr.file = file;
+	gr.base = basedir(file);
+	gr.feed = &feed;
+	setupjobs(&gr);
+	selecttargets(&gr, targets, ntargets);
+	number(&gr);
+	shell_choose(&gr.shell, c->shell);
+	graphstate_open(&gr);
+	feed.run = rungraph;
+	feed.prepare = prepare;
+	feed.finished = finished;
+	feed.end = endgraph;
+	feed.ctx = &gr;
+	feed.workers = 0;
+	c->feed = &feed;
+	return run(c);
+}

@@ -1,0 +1,164 @@
+/*
+ * The commands for job files (wspx(5)): `wspx run [OPTIONS] [FILE
+ * [JOB...]]` runs the graph (graphrun.c), `wspx check FILE` only reads
+ * and checks it, `wspx list FILE` prints its jobs' names, `wspx graph
+ * FILE` prints it as a Graphviz digraph.  FILE may be "-" for stdin;
+ * without it, wspx.yml or wspx.yaml in the current directory.  Every
+ * error of the file is printed as FILE:LINE:COLUMN: message, sorted by
+ * place, and nothing runs.
+ */
+#include "jobfilecmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "graphrun.h"
+#include "jobfile.h"
+#include "options.h"
+#include "util.h"
+
+static const char *const commands[] = { "run", "check", "list", "graph" };
+
+bool
+jobfile_command(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(word, commands[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The file to read: the one named, or wspx.yml, or wspx.yaml. */
+static const char *
+filename(const char *given)
+{
+	static const char *const names[] = { "wspx.yml", "wspx.yaml" };
+	size_t i;
+
+	if (given != NULL)
+		return given;
+	for (i = 0; i < 2; i++)
+		if (access(names[i], F_OK) == 0)
+			return names[i];
+	fprintf(stderr, "wspx: no job file given, and neither wspx.yml nor "
+	    "wspx.yaml is in the current directory\n");
+	exit(EXIT_USAGE);
+}
+
+/* Read and check file into jf; print every error and exit 255 if any. */
+static void
+load(struct wspx__jobfile *jf, const char *file)
+{
+	struct wspx__diag d;
+	FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "re");
+	size_t i;
+	int rc;
+
+	if (f == NULL)
+		fatal("%s:", file);
+	wspx__diag_init(&d, file);
+	rc = wspx__jobfile_read(jf, f, &d);
+	if (f != stdin)
+		fclose(f);
+	wspx__diag_sort(&d);
+	for (i = 0; i < d.n; i++)
+		fprintf(stderr, "%s:%u:%u: %s\n", file, d.v[i].line,
+		    d.v[i].col, d.v[i].msg);
+	if (d.nomem || rc == -ENOMEM)
+		fprintf(stderr, "wspx: %s: out of memory\n", file);
+	else if (rc != 0 && d.n == 0)
+		fprintf(stderr, "wspx: %s: %s\n", file, strerror(-rc));
+	wspx__diag_fini(&d);
+	if (rc == 0)
+		return;
+	wspx__jobfile_fini(jf);
+	exit(EXIT_USAGE);
+}
+
+/* A name for dot: quoted, with " and \ escaped. */
+static void
+dotname(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			putc('\\', out);
+		putc(*s, out);
+	}
+	putc('"', out);
+}
+
+static void
+printgraph(const struct wspx__jobfile *jf)
+{
+	const struct wspx__jfjob *j;
+	size_t i, k;
+
+	printf("digraph wspx {\n\trankdir=LR;\n\tnode [shape=box];\n");
+	for (i = 0; i < jf->njobs; i++) {
+		j = &jf->jobs[i];
+		putchar('\t');
+		dotname(stdout, j->name);
+		printf("%s;\n", j->builtin != NULL ? " [style=rounded]" : "");
+		for (k = 0; k < j->nneeds; k++) {
+			putchar('\t');
+			dotname(stdout, jf->jobs[j->needs[k]].name);
+			fputs(" -> ", stdout);
+			dotname(stdout, j->name);
+			puts(";");
+		}
+	}
+	puts("}");
+}
+
+/* Options that read input or shape commands from it have no meaning for
+ * a job file. */
+static void
+refuse(const struct config *c)
+{
+	const char *what = c->nsrc > 0 ? "input sources (-a, :::, ::::)" :
+	    c->plain != NULL ? "-I" : c->hascolsep ? "--colsep" :
+	    c->maxargs != 1 ? "-n" : c->quote ? "-q" : c->skipblank ? "-r" :
+	    c->resume != RESUME_NONE ? "--resume and its kin" : c->results !=
+	    NULL ? "--results" : c->trimset ? "--trim" : NULL;
+
+	if (what == NULL)
+		return;
+	fprintf(stderr, "wspx: %s: not for a job file (see wspx(1))\n", what);
+	exit(EXIT_USAGE);
+}
+
+int
+jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
+{
+	struct wspx__jobfile jf;
+	const char *file;
+	size_t i;
+	int status = 0;
+
+	refuse(c);
+	if (strcmp(cmd, "run") != 0 && n > 1) {
+		fprintf(stderr, "wspx: %s takes one job file (see wspx "
+		    "--help)\n", cmd);
+		exit(EXIT_USAGE);
+	}
+	file = filename(n > 0 ? words[0] : NULL);
+	load(&jf, file);
+	if (strcmp(cmd, "list") == 0)
+		for (i = 0; i < jf.njobs; i++)
+			puts(jf.jobs[i].name);
+	else if (strcmp(cmd, "graph") == 0)
+		printgraph(&jf);
+	else if (strcmp(cmd, "run") == 0)
+		status = graphrun(c, &jf, file, n > 1 ? words + 1 : NULL,
+		    n > 1 ? n - 1 : 0);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("cannot write the output:");
+	wspx__jobfile_fini(&jf);
+	return status;
+}

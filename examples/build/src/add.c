@@ -1,0 +1,7 @@
+#include "calc.h"
+
+long
+add(long a, long b)
+{
+	return a + b;
+}

@@ -1,0 +1,47 @@
+/*
+ * The checks of a job file that look across its jobs (jobcheck.c): each
+ * `needs` resolved to the jobs or legs it names, expressions checked
+ * against the job's matrix and needs, and the graph searched for cycles.
+ * Shared by jobfile.c only.
+ */
+#ifndef WSPX_JOBCHECK_H
+#define WSPX_JOBCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "jobfile.h"
+#include "matrix.h"
+
+/* A job as written, before its matrix made legs of it. */
+struct wspx__jfproto {
+	const struct wspx__ynode *key;		/* its key in jobs: */
+	const struct wspx__ynode *needs;	/* or NULL */
+	size_t first, nlegs;			/* its legs in jf->jobs */
+	struct wspx__leg *legs;			/* its matrix's, or NULL */
+};
+
+/* Memory from jf's arena (NULL without it), freed by _fini. */
+void *wspx__jobfile_alloc(struct wspx__jobfile *jf, size_t n);
+
+/* Resolve the needs of every job (protos[0..n)) to indices; errors (a
+ * job that is not there, a leg that no leg matches, a job that needs
+ * itself) to d.  Returns 0, -EINVAL or -ENOMEM. */
+int wspx__jobcheck_needs(struct wspx__jobfile *jf,
+    const struct wspx__jfproto *protos, size_t n, struct wspx__diag *d);
+
+/* Check the ${{ }} expressions of every job's run, env, dir and with. */
+void wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d);
+
+/* Report every cycle of needs, as its path (a -> b -> a), at the first
+ * job's key.  Iterative: a chain as deep as the file is long is fine.
+ * Returns 0, -EINVAL or -ENOMEM. */
+int wspx__jobcheck_cycles(struct wspx__jobfile *jf, struct wspx__diag *d);
+
+/* Read the `if` v into *mask (see WSPX__IF_RUNS); errors to d.  Returns
+ * whether it is good. */
+bool wspx__jobfile_cond(const struct wspx__ynode *v, unsigned *mask,
+    struct wspx__diag *d);
+
+#endif /* WSPX_JOBCHECK_H */

@@ -1,0 +1,405 @@
+#!/usr/bin/env bats
+# wspx run FILE: job graphs from YAML (wspx(5)): needs, if, skips, matrix
+# legs, outputs, pools, builtins, up-to-date state, and the commands
+# check, list and graph.
+
+load helper
+
+@test "run: jobs run after what they need, and the exit status counts failures" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "echo a >> order"}
+  b: {run: "echo b >> order", needs: [a]}
+  c: {run: "echo c >> order", needs: [b]}
+  d: {run: "exit 3", needs: [a]}
+Y
+	run "$WSPX" run -j4 jobs.yaml
+	[ "$status" -eq 1 ]
+	[ "$(cat order)" = "$(printf 'a\nb\nc')" ]
+	[[ "$output" == *"job "*"exit status 3: exit 3"* ]]
+}
+
+@test "run: without FILE, wspx.yml is read, and the error names both when neither is there" {
+	run "$WSPX" run
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"neither wspx.yml nor wspx.yaml"* ]]
+	printf 'jobs:\n  hi: {run: echo hi}\n' > wspx.yml
+	run "$WSPX" run
+	[ "$status" -eq 0 ]
+	[ "$output" = "hi" ]
+}
+
+@test "run: FILE - reads the graph from stdin" {
+	run sh -c 'printf "jobs:\n  x: {run: echo from-stdin}\n" | "$WSPX" run -'
+	[ "$status" -eq 0 ]
+	[ "$output" = "from-stdin" ]
+}
+
+@test "a failed job's dependents are skipped with the reason; independent branches run" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  build: {run: "exit 1"}
+  test: {run: "echo test", needs: [build]}
+  deploy: {run: "echo deploy", needs: [test]}
+  lint: {run: "echo lint"}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"lint"* ]]
+	[[ "$output" == *"wspx: skipped test: needs build, which failed"* ]]
+	[[ "$output" == *"wspx: skipped deploy: needs test, which was skipped"* ]]
+	[[ "$output" != *"echo test"* ]]
+	[[ "${lines[*]}" != *" test"* ]] || [[ "$output" != *$'\ntest\n'* ]]
+}
+
+@test "if: success() is the default; failure(), always() and ! choose" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  bad: {run: "exit 2"}
+  good: {run: "true"}
+  onfail: {run: "echo onfail", needs: [bad], if: failure()}
+  notonfail: {run: "echo notonfail", needs: [good], if: failure()}
+  always: {run: "echo always", needs: [bad], if: "${{ always() }}"}
+  negated: {run: "echo negated", needs: [bad], if: "!success()"}
+  deep: {run: "echo deep", needs: [onfail], if: failure()}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 1 ]
+	[[ "$output" == *onfail* ]]
+	[[ "$output" == *always* ]]
+	[[ "$output" == *negated* ]]
+	[[ "$output" == *"deep"* ]]
+	[[ "$output" == *"skipped notonfail"* ]]
+	! grep -qx notonfail <<< "$output"
+}
+
+@test "if: a job skipped without a failure skips its dependents too (success() needs every need to succeed)" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "true"}
+  onlyonfail: {run: "echo x", needs: [a], if: failure()}
+  after: {run: "echo after", needs: [onlyonfail]}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"skipped after: needs onlyonfail, which was skipped"* ]]
+}
+
+@test "continue-on-error: the job is reported failed, the run's status ignores it, its dependents run" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  flaky: {run: "exit 4", continue-on-error: true}
+  next: {run: "echo next", needs: [flaky]}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"next"* ]]
+	[[ "$output" == *"exit status 4"* ]]
+}
+
+@test "matrix: legs expand in order, values are quoted for the shell, and a leg can be a target" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  t:
+    matrix: {opt: [O0, O2], san: ["a b", "$(touch pwned)"]}
+    run: printf '%s|%s\n' ${{ matrix.opt }} ${{ matrix.san }}
+Y
+	run "$WSPX" list jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 't[opt=O0,san=a b]' ]
+	[ "${lines[3]}" = 't[opt=O2,san=$(touch pwned)]' ]
+	run "$WSPX" run -k jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "O0|a b" ]
+	[ "${lines[1]}" = 'O0|$(touch pwned)' ]
+	[ ! -e pwned ]
+	run "$WSPX" run jobs.yaml 't[opt=O2,san=a b]'
+	[ "$status" -eq 0 ]
+	[ "$output" = "O2|a b" ]
+}
+
+@test "matrix: include adds keys and legs, exclude removes legs, needs picks legs" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  t:
+    matrix:
+      os: [linux, mac]
+      v: ["1", "2"]
+      exclude: [{os: mac, v: "1"}]
+      include: [{os: linux, extra: yes}, {os: bsd, v: "9"}]
+    run: echo ${{ matrix.os }}-${{ matrix.v }}
+  after:
+    needs: ["t[os=linux]"]
+    run: echo after
+Y
+	run "$WSPX" list jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 't[os=linux,v=1,extra=yes]' ]
+	[ "${lines[1]}" = 't[os=linux,v=2,extra=yes]' ]
+	[ "${lines[2]}" = 't[os=mac,v=2]' ]
+	[ "${lines[3]}" = 't[os=bsd,v=9]' ]
+	[ "${lines[4]}" = 'after' ]
+	run "$WSPX" run jobs.yaml after
+	[ "$status" -eq 0 ]
+	[[ "$output" == *linux-1* ]]
+	[[ "$output" == *linux-2* ]]
+	[[ "$output" != *mac* ]]
+	[[ "$output" != *bsd* ]]
+}
+
+@test "outputs: key=value lines in \$WSPX_OUTPUT reach the jobs that need it, quoted" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  version:
+    run: |
+      echo 'v=1.2 $(touch pwned)' >> "$WSPX_OUTPUT"
+      printf 'notes<<END\nline one\nline two\nEND\n' >> "$WSPX_OUTPUT"
+  use:
+    needs: [version]
+    run: printf '[%s]\n' ${{ needs.version.outputs.v }} ${{ needs.version.outputs.notes }} ${{ needs.version.outputs.none }}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '[v=1.2 $(touch pwned)]' ] || [ "${lines[0]}" = '[1.2 $(touch pwned)]' ]
+	[ ! -e pwned ]
+	[ "${lines[1]}" = '[line one' ]
+	[ "${lines[2]}" = 'line two]' ]
+	[ "${lines[3]}" = '[]' ]
+}
+
+@test "env, dir and shell: the file's env, the defaults', the job's; dir relative to the job file" {
+	mkdir -p sub/work
+	cat > sub/jobs.yaml <<'Y'
+env: {A: file, B: file}
+defaults: {env: {B: defaults}, dir: work}
+jobs:
+  show:
+    env: {C: job}
+    run: echo "$A $B $C $(basename "$PWD") $WSPX_JOB"
+  other:
+    dir: .
+    shell: bash
+    run: echo "$(basename "$PWD") ${BASH_VERSION:+bash}"
+Y
+	run "$WSPX" run -k sub/jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "file defaults job work show" ]
+	[ "${lines[1]}" = "sub bash" ]
+}
+
+@test "run: a list of commands runs in one shell, stopping at the first that fails" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  steps:
+    run:
+      - X=1
+      - echo "one $X"
+      - |
+        if true; then
+          exit 5
+        fi
+      - echo never
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "one 1" ]
+	! grep -qx never <<< "$output"
+	[[ "$output" == *"exit status 5"* ]]
+}
+
+@test "timeout and retries: a job's own limits" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  slow: {run: "sleep 10", timeout: 200ms}
+  again: {run: "echo try >> tries; exit 1", retries: 2}
+Y
+	run "$WSPX" run --joblog log jobs.yaml
+	[ "$status" -eq 2 ]
+	[ "$(wc -l < tries)" -eq 3 ]
+	[[ "$output" == *"killed after its --timeout"* ]]
+	[ "$(grep -c 'exit 1' log)" -eq 3 ]
+}
+
+@test "pools: at most depth jobs of a pool run at once" {
+	cat > jobs.yaml <<'Y'
+pools: {one: 1}
+jobs:
+Y
+	for i in 1 2 3 4 5 6; do
+		printf '  p%d: {pool: one, run: "mkdir lock && sleep 0.05 && rmdir lock || echo overlap"}\n' "$i" >> jobs.yaml
+	done
+	run "$WSPX" run -j6 jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" != *overlap* ]]
+}
+
+@test "builtins: echo, mkdir, write, copy, touch, remove, sha256, noop run in the process" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  dirs: {builtin: mkdir, with: {paths: [out/a/b]}}
+  file: {builtin: write, needs: [dirs], with: {path: out/a/b/f.txt, text: hello}}
+  cp: {builtin: copy, needs: [file], with: {from: out/a/b/f.txt, to: out/g.txt}}
+  stamp: {builtin: touch, needs: [dirs], with: {paths: out/stamp}}
+  sum: {builtin: sha256, needs: [cp], with: {files: [out/g.txt]}}
+  say: {builtin: echo, with: {text: said}}
+  group: {builtin: noop, needs: [sum, stamp, say]}
+  clean: {builtin: remove, needs: [group], with: {paths: out/a}}
+Y
+	run "$WSPX" run -k jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(cat out/g.txt)" = hello ]
+	[ -e out/stamp ]
+	[ ! -e out/a ]
+	[[ "$output" == *"$(printf 'hello\n' | sha256sum | cut -d' ' -f1)  out/g.txt"* ]]
+	[[ "$output" == *said* ]]
+}
+
+@test "builtin sleep holds no worker: two sleeps of 0.5s end together on -j1... and a failing builtin fails the job" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  s1: {builtin: sleep, with: {duration: 500ms}}
+  s2: {builtin: sleep, with: {duration: 500ms}}
+  s3: {builtin: sleep, with: {duration: 500ms}}
+  s4: {builtin: sleep, with: {duration: 500ms}}
+  bad: {builtin: copy, with: {from: missing.txt, to: x}}
+Y
+	start=$(date +%s%N)
+	run "$WSPX" run -j1 jobs.yaml
+	end=$(date +%s%N)
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"missing.txt"* ]]
+	[ $(( (end - start) / 1000000 )) -lt 1800 ]
+}
+
+@test "up to date: a job whose sources, generates and command are unchanged is not run again; --force runs it" {
+	mkdir src
+	echo 'int x;' > src/a.c
+	cat > jobs.yaml <<'Y'
+jobs:
+  build:
+    sources: ["src/**/*.c"]
+    generates: [out.txt]
+    run: cat src/a.c > out.txt && echo built >> count
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < count)" -eq 1 ]
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < count)" -eq 1 ]
+	[[ "$output" == *"build is up to date"* ]]
+	[ -e .jobs.yaml.wspx-state ]
+	echo 'int y;' > src/a.c
+	run "$WSPX" run jobs.yaml
+	[ "$(wc -l < count)" -eq 2 ]
+	rm out.txt
+	run "$WSPX" run jobs.yaml
+	[ "$(wc -l < count)" -eq 3 ]
+	run "$WSPX" run --force jobs.yaml
+	[ "$(wc -l < count)" -eq 4 ]
+	sed -i 's/echo built/echo built again/' jobs.yaml
+	run "$WSPX" run jobs.yaml
+	[ "$(wc -l < count)" -eq 5 ]
+}
+
+@test "targets: only the named jobs and what they need run" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: echo a}
+  b: {run: echo b, needs: [a]}
+  c: {run: echo c}
+Y
+	run "$WSPX" run -k jobs.yaml b
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'a\nb')" ]
+	run "$WSPX" run jobs.yaml nosuch
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"no job nosuch"* ]]
+}
+
+@test "-k orders output by the graph's order; --tag puts the job's name before each line" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  slow: {run: "sleep 0.3; echo slow"}
+  fast: {run: "echo fast", needs: [slow]}
+  other: {run: "echo other"}
+Y
+	run "$WSPX" run -k --tag -j3 jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'slow\tslow' ]
+	[ "${lines[1]}" = $'fast\tfast' ]
+	[ "${lines[2]}" = $'other\tother' ]
+}
+
+@test "graph prints dot; check is quiet on a good file; list names the jobs" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "true"}
+  "b": {run: "true", needs: [a]}
+Y
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run "$WSPX" graph jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == "digraph wspx {"* ]]
+	[[ "$output" == *'"a" -> "b";'* ]]
+}
+
+threepids() {
+	[ -e pids ] && [ "$(wc -l < pids)" -ge 3 ]
+}
+
+@test "an interrupted run leaves no process behind" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "echo $$ >> pids; sleep 30 & echo $! >> pids; wait"}
+  b: {run: "echo $$ >> pids; sleep 30"}
+  c: {run: "echo never", needs: [a]}
+Y
+	"$WSPX" run -j2 jobs.yaml > out 2>&1 3>&- &
+	pid=$!
+	waituntil threepids
+	# (SIGTERM: a background job of a script ignores SIGINT, and so
+	# does wspx, as signals.bats shows)
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	allgone pids
+	! grep -q never out
+	grep -q "skipped c: the run was stopped" out
+}
+
+@test "--dry-run shows the commands in the graph's order and runs nothing" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  b: {run: "touch made", needs: [a]}
+  a: {run: "echo a"}
+  c: {builtin: mkdir, with: {paths: d}}
+Y
+	run "$WSPX" run --dry-run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "echo a" ]
+	[ "${lines[1]}" = "touch made" ]
+	[ "${lines[2]}" = "builtin mkdir" ]
+	[ ! -e made ]
+	[ ! -e d ]
+}
+
+@test "run: options that read input are refused for a job file" {
+	printf 'jobs:\n  a: {run: "true"}\n' > jobs.yaml
+	run "$WSPX" run -a x jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"not for a job file"* ]]
+	run "$WSPX" run --resume --joblog l jobs.yaml
+	[ "$status" -eq 255 ]
+}
+
+@test "a program named run, check, list or graph still runs after --, or by its path" {
+	printf '#!/bin/sh\necho ran "$@"\n' > run
+	chmod +x run
+	run env PATH="$PWD:$PATH" "$WSPX" -- run ::: 1
+	[ "$output" = "ran 1" ]
+	run "$WSPX" ./run ::: 2
+	[ "$output" = "ran 2" ]
+}

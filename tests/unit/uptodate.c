@@ -1,0 +1,535 @@
+/*
+ * Unit tests for the up-to-date check: the digest of a job changes with
+ * its sources, its command and its generated files, and with nothing else;
+ * a missing generated file and a bad source are reported by name; hashing
+ * on the pool gives the serial result.  The state file survives a round
+ * trip, a cut-off last line, concurrent records, and 100,000 jobs.
+ *
+ * usage: uptodate [threads [records per thread]]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "uptodate.h"
+#include "wspx.h"
+
+static int dfd;			/* the test tree */
+static char root[] = "/tmp/wspx-uptodate-XXXXXX";
+static struct wspx_pool *pool;
+
+/* Write content to path in dfd, making its parent directories. */
+static void
+put(const char *path, const char *content)
+{
+	char buf[PATH_MAX], *s;
+	int fd;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (s = strchr(buf, '/'); s != NULL; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		CHECK(mkdirat(dfd, buf, 0777) == 0 || errno == EEXIST);
+		*s = '/';
+	}
+	fd = openat(dfd, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	CHECK(fd >= 0);
+	CHECK(write(fd, content, strlen(content)) == (ssize_t)strlen(content));
+	close(fd);
+}
+
+/* A job's digest inputs and outputs. */
+struct dig {
+	const char *const *src, *const *gen;
+	size_t nsrc, ngen;
+	const char *cmd;
+	unsigned char out[32];
+	char *missing;
+	int rc;
+};
+
+static void
+rundigest(struct wspx_worker *w, void *arg)
+{
+	struct dig *d = arg;
+
+	d->rc = wspx__uptodate_digest(w, dfd, d->src, d->nsrc, d->gen,
+	    d->ngen, d->cmd, d->out, &d->missing);
+}
+
+/* Compute d on the pool and serially; both must agree.  Returns d->rc. */
+static int
+digest(struct dig *d)
+{
+	unsigned char serial[32];
+	char *m;
+	int rc;
+
+	rundigest(NULL, d);
+	memcpy(serial, d->out, 32);
+	m = d->missing;
+	rc = d->rc;
+	CHECK(wspx_pool_call(pool, rundigest, d) == 0);
+	CHECK(d->rc == rc);
+	CHECK(rc != 0 || memcmp(serial, d->out, 32) == 0);
+	CHECK((m == NULL) == (d->missing == NULL));
+	CHECK(m == NULL || strcmp(m, d->missing) == 0);
+	free(m);
+	return d->rc;
+}
+
+/* The digest of the job of test_changes() with command cmd. */
+static void
+jobdigest(const char *cmd, unsigned char out[32])
+{
+	static const char *const src[] = { "src/**/*.c", "src/a.c" };
+	static const char *const gen[] = { "out/prog" };
+	struct dig d = { src, gen, 2, 1, cmd, {0}, NULL, 0 };
+
+	CHECK(digest(&d) == 0 && d.missing == NULL);
+	memcpy(out, d.out, 32);
+	free(d.missing);
+}
+
+static void
+test_changes(void)
+{
+	unsigned char d0[32], d[32];
+
+	put("src/a.c", "int a;\n");
+	put("src/b.c", "int b;\n");
+	put("src/sub/c.c", "int c;\n");
+	put("out/prog", "binary\n");
+	jobdigest("cc -o out/prog src/*.c", d0);
+	jobdigest("cc -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) == 0);
+	put("src/sub/c.c", "int c = 1;\n");
+	jobdigest("cc -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) != 0);
+	/* Content counts, not time: restored, it is up to date again. */
+	put("src/sub/c.c", "int c;\n");
+	jobdigest("cc -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) == 0);
+	jobdigest("cc -O2 -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) != 0);
+	jobdigest("cc -o out/prog src/*.h", d);
+	CHECK(memcmp(d0, d, 32) != 0);
+	put("out/prog", "other binary\n");
+	jobdigest("cc -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) != 0);
+	put("out/prog", "binary\n");
+	/* A new source, then the same content under another name. */
+	put("src/sub/e.c", "int e;\n");
+	jobdigest("cc -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) != 0);
+	CHECK(unlinkat(dfd, "src/sub/e.c", 0) == 0);
+	CHECK(renameat(dfd, "src/b.c", dfd, "src/bb.c") == 0);
+	jobdigest("cc -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) != 0);
+	CHECK(renameat(dfd, "src/bb.c", dfd, "src/b.c") == 0);
+	jobdigest("cc -o out/prog src/*.c", d);
+	CHECK(memcmp(d0, d, 32) == 0);
+}
+
+static void
+test_missing(void)
+{
+	static const char *const src[] = { "src/a.c" };
+	static const char *const gen1[] = { "out/prog", "out/none" };
+	static const char *const gen2[] = { "out/*.o" };
+	struct dig d = { src, gen1, 1, 2, "make", {0}, NULL, 0 };
+	unsigned char before[32];
+
+	CHECK(digest(&d) == 0);
+	CHECK(d.missing != NULL && strcmp(d.missing, "out/none") == 0);
+	free(d.missing);
+	memcpy(before, d.out, 32);
+	put("out/none", "");
+	CHECK(digest(&d) == 0 && d.missing == NULL);
+	/* Missing and empty are different states. */
+	CHECK(memcmp(before, d.out, 32) != 0);
+	d.gen = gen2;
+	d.ngen = 1;
+	CHECK(digest(&d) == 0);
+	CHECK(d.missing != NULL && strcmp(d.missing, "out/*.o") == 0);
+	free(d.missing);
+	put("out/x.o", "obj");
+	CHECK(digest(&d) == 0 && d.missing == NULL);
+}
+
+/* sources => rc, with *missing naming want. */
+static int
+badsource(const char *pattern, int rc, const char *want)
+{
+	const char *src[] = { "src/a.c", pattern };
+	struct dig d = { src, NULL, 2, 0, "make", {0}, NULL, 0 };
+	int ok;
+
+	digest(&d);
+	ok = d.rc == rc && (want == NULL ? d.missing == NULL :
+	    d.missing != NULL && strcmp(d.missing, want) == 0);
+	if (!ok)
+		fprintf(stderr, "%s: %d %s\n", pattern, d.rc,
+		    d.missing != NULL ? d.missing : "(null)");
+	free(d.missing);
+	return ok;
+}
+
+static void
+test_sources(void)
+{
+	CHECK(badsource("src/*.zz", -ENOENT, "src/*.zz"));
+	CHECK(badsource("src/nope.c", -ENOENT, "src/nope.c"));
+	CHECK(symlinkat("nowhere", dfd, "src/dangling.c") == 0);
+	CHECK(badsource("src/dang*", -ENOENT, "src/dangling.c"));
+	CHECK(unlinkat(dfd, "src/dangling.c", 0) == 0);
+	/* A directory matched by a pattern counts by its path. */
+	CHECK(badsource("src/*", 0, NULL));
+	CHECK(badsource("", -EINVAL, ""));
+	put("src/secret.c", "x");
+	CHECK(fchmodat(dfd, "src/secret.c", 0, 0) == 0);
+	if (geteuid() != 0)
+		CHECK(badsource("src/*.c", -EACCES, "src/secret.c"));
+	CHECK(unlinkat(dfd, "src/secret.c", 0) == 0);
+}
+
+/* Hundreds of files of many sizes, hashed by the pool's workers, give the
+ * serial digest (checked inside digest()) every time. */
+static void
+test_parallel(void)
+{
+	static const char *const src[] = { "many/**" };
+	struct dig d = { src, NULL, 1, 0, "make", {0}, NULL, 0 };
+	unsigned char first[32];
+	char name[64], *body;
+	size_t i, len;
+	int k;
+
+	body = malloc(200000);
+	CHECK(body != NULL);
+	if (body == NULL)
+		return;
+	for (i = 0; i < 300; i++) {
+		len = i * i * 2 % 199999;
+		memset(body, 'a' + (int)(i % 26), len);
+		body[len] = '\0';
+		snprintf(name, sizeof(name), "many/d%zu/f%zu", i % 7, i);
+		put(name, body);
+	}
+	free(body);
+	CHECK(digest(&d) == 0);
+	memcpy(first, d.out, 32);
+	for (k = 0; k < 5; k++) {
+		CHECK(digest(&d) == 0);
+		CHECK(memcmp(first, d.out, 32) == 0);
+	}
+}
+
+/* A digest that differs for each (i, j). */
+static void
+mkdigest(unsigned char d[32], unsigned i, unsigned j)
+{
+	int k;
+
+	for (k = 0; k < 32; k++)
+		d[k] = (unsigned char)(i * 31 + j * 7 + (unsigned)k * 13);
+}
+
+/* Whether st has digest (i, j) for job. */
+static int
+has(struct wspx__state *st, const char *job, unsigned i, unsigned j)
+{
+	unsigned char want[32], got[32];
+
+	mkdigest(want, i, j);
+	return wspx__state_lookup(st, job, got) && memcmp(want, got, 32) == 0;
+}
+
+static void
+statepath(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", root, name);
+	unlink(buf);
+}
+
+/* Replace the file at path by content. */
+static void
+putfile(const char *path, const char *content)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, content, strlen(content)) == (ssize_t)strlen(content));
+	close(fd);
+}
+
+/* The number of lines of path. */
+static long
+lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n = 0;
+	int c;
+
+	if (f == NULL)
+		return -1;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static void
+test_roundtrip(void)
+{
+	static const char weird[] = "tab\there\nnewline\\back\rcr";
+	struct wspx__state *st, *again;
+	unsigned char d[32];
+	char path[PATH_MAX];
+
+	statepath(path, sizeof(path), "state");
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(!wspx__state_lookup(st, "a", d));
+	CHECK(wspx__state_record(st, "a", (mkdigest(d, 1, 0), d)) == 0);
+	CHECK(wspx__state_record(st, "test[opt=O2,san=none]",
+	    (mkdigest(d, 2, 0), d)) == 0);
+	CHECK(wspx__state_record(st, weird, (mkdigest(d, 3, 0), d)) == 0);
+	CHECK(wspx__state_record(st, "a", (mkdigest(d, 4, 0), d)) == 0);
+	CHECK(wspx__state_record(st, "", d) == -EINVAL);
+	CHECK(has(st, "a", 4, 0) && has(st, weird, 3, 0));
+	CHECK(!wspx__state_lookup(st, "tab", d));
+	/* Durable before close: another reader sees every record. */
+	CHECK(lines(path) == 5);
+	CHECK(wspx__state_open(&again, path) == 0);
+	CHECK(has(again, "a", 4, 0) && has(again, weird, 3, 0) &&
+	    has(again, "test[opt=O2,san=none]", 2, 0));
+	CHECK(wspx__state_close(again) == 0);
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(lines(path) == 4);
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(has(st, "a", 4, 0) && has(st, weird, 3, 0) &&
+	    has(st, "test[opt=O2,san=none]", 2, 0));
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__state_close(NULL) == 0);
+}
+
+#define HEX64 "0123456789abcdef0123456789abcdef" \
+	"0123456789abcdef0123456789abcdef"
+
+static void
+test_cutoff(void)
+{
+	struct wspx__state *st, *again;
+	unsigned char d[32];
+	char path[PATH_MAX];
+
+	statepath(path, sizeof(path), "cut");
+	/* A good record, garbage, a record cut inside the name of "foo". */
+	putfile(path, "wspx-state 1\n" HEX64 "\tgood\nnot a record\n"
+	    HEX64 "\tfo");
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__state_lookup(st, "good", d) && d[0] == 0x01);
+	CHECK(!wspx__state_lookup(st, "fo", d));
+	CHECK(wspx__state_record(st, "next", (mkdigest(d, 5, 0), d)) == 0);
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(has(st, "next", 5, 0) && !wspx__state_lookup(st, "fo", d));
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(lines(path) == 3);
+	/* Killed after the cut, before close: the next record must still
+	 * start a line of its own. */
+	putfile(path, "wspx-state 1\n" HEX64 "\tgood\n" HEX64 "\tfo");
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__state_record(st, "next", (mkdigest(d, 6, 0), d)) == 0);
+	CHECK(lines(path) == 4);
+	CHECK(wspx__state_open(&again, path) == 0);
+	CHECK(has(again, "next", 6, 0) && has(again, "good", 0, 0) == 0 &&
+	    wspx__state_lookup(again, "good", d));
+	CHECK(wspx__state_close(again) == 0);
+	CHECK(wspx__state_close(st) == 0);
+	putfile(path, "wspx-state 1\n" HEX64 "\tgood\n\n" HEX64 "\tfo\n");
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__state_lookup(st, "fo", d));
+	CHECK(wspx__state_close(st) == 0);
+	/* A record glued to a cut-off one (no newline between) is not
+	 * read as a record of a job with a tab in its name. */
+	putfile(path, "wspx-state 1\n" HEX64 "\tfo" HEX64 "\tbar\n");
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(!wspx__state_lookup(st, "fo" HEX64 "\tbar", d));
+	CHECK(wspx__state_close(st) == 0);
+	/* A header cut off while the file was created. */
+	putfile(path, "wspx-st");
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__state_record(st, "x", (mkdigest(d, 7, 0), d)) == 0);
+	CHECK(lines(path) == 2);
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(has(st, "x", 7, 0));
+	CHECK(wspx__state_close(st) == 0);
+}
+
+static void
+test_refused(void)
+{
+	struct wspx__state *st;
+	char path[PATH_MAX];
+
+	statepath(path, sizeof(path), "notstate");
+	putfile(path, "int main;\n");
+	CHECK(wspx__state_open(&st, path) == -EINVAL);
+	CHECK(lines(path) == 1);
+	/* Not writable: found out before any job runs. */
+	statepath(path, sizeof(path), "nodir/state");
+	CHECK(wspx__state_open(&st, path) == -ENOENT);
+}
+
+struct recorder {
+	pthread_t thread;
+	struct wspx__state *st;
+	unsigned id;
+	long n;
+	int bad;
+};
+
+static void *
+record(void *arg)
+{
+	struct recorder *r = arg;
+	unsigned char d[32];
+	char name[64];
+	long i;
+
+	for (i = 0; i < r->n; i++) {
+		snprintf(name, sizeof(name), "t%u-%ld", r->id, i);
+		mkdigest(d, r->id, (unsigned)i);
+		r->bad += wspx__state_record(r->st, name, d) != 0;
+		r->bad += !has(r->st, name, r->id, (unsigned)i);
+		/* The shared name: the last record wins, whichever. */
+		r->bad += wspx__state_record(r->st, "shared", d) != 0;
+	}
+	return NULL;
+}
+
+/* Every record of every thread is there: in st, then in the file. */
+static void
+test_threads(long nthreads, long n)
+{
+	struct recorder r[64];
+	struct wspx__state *st;
+	char path[PATH_MAX], name[64];
+	long t, i, bad = 0;
+
+	statepath(path, sizeof(path), "threads");
+	CHECK(wspx__state_open(&st, path) == 0);
+	for (t = 0; t < nthreads; t++) {
+		r[t].st = st;
+		r[t].id = (unsigned)t;
+		r[t].n = n;
+		r[t].bad = 0;
+		CHECK(pthread_create(&r[t].thread, NULL, record, &r[t]) == 0);
+	}
+	for (t = 0; t < nthreads; t++) {
+		CHECK(pthread_join(r[t].thread, NULL) == 0);
+		bad += r[t].bad;
+	}
+	CHECK(bad == 0);
+	CHECK(lines(path) == 1 + 2 * nthreads * n);
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(lines(path) == 2 + nthreads * n);
+	CHECK(wspx__state_open(&st, path) == 0);
+	for (t = 0; t < nthreads; t++)
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "t%ld-%ld", t, i);
+			bad += !has(st, name, (unsigned)t, (unsigned)i);
+		}
+	CHECK(bad == 0);
+	CHECK(wspx__state_close(st) == 0);
+}
+
+/* A graph's worth of jobs: opening and looking up stay fast, and a state
+ * that did not change is not rewritten. */
+static void
+test_big(void)
+{
+	struct wspx__state *st;
+	char path[PATH_MAX], name[64];
+	unsigned char d[32];
+	struct stat before, after;
+	FILE *f;
+	double t0;
+	long i, bad = 0;
+
+	statepath(path, sizeof(path), "big");
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	fputs("wspx-state 1\n", f);
+	for (i = 0; i < 100000; i++)
+		fprintf(f, "%064lx\tjob%ld[opt=O2,san=none]\n", i, i);
+	fclose(f);
+	CHECK(stat(path, &before) == 0);
+	t0 = test_now();
+	CHECK(wspx__state_open(&st, path) == 0);
+	for (i = 0; i < 100000; i++) {
+		snprintf(name, sizeof(name), "job%ld[opt=O2,san=none]", i);
+		bad += !wspx__state_lookup(st, name, d) ||
+		    d[31] != (unsigned char)i || d[30] !=
+		    (unsigned char)(i >> 8);
+	}
+	CHECK(bad == 0);
+	CHECK(test_now() - t0 < 5.0);
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(stat(path, &after) == 0 && after.st_ino == before.st_ino);
+	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__state_record(st, "job7[opt=O2,san=none]", d) == 0);
+	CHECK(wspx__state_close(st) == 0);
+	CHECK(lines(path) == 100001);
+}
+
+static void
+state_tests(int argc, char **argv)
+{
+	long threads = test_arg(argc, argv, 1, 4);
+	long n = test_arg(argc, argv, 2, 2000);
+
+	if (threads > 64)
+		threads = 64;
+	TEST(test_roundtrip(), "state: record, look up, close, reopen");
+	TEST(test_cutoff(), "state: a cut-off line is ignored");
+	TEST(test_refused(), "state: a file not ours is refused");
+	TEST(test_threads(threads, n), "state: %ld threads record %ld "
+	    "jobs each", threads, n);
+	TEST(test_big(), "state: 100,000 jobs");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct wspx_pool_opts o = { 4 };
+	char cmd[128];
+
+	CHECK(mkdtemp(root) != NULL);
+	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(dfd >= 0);
+	CHECK(wspx_pool_new(&pool, &o) == 0);
+	TEST(test_changes(), "uptodate: the digest follows sources, "
+	    "command and generated files");
+	TEST(test_missing(), "uptodate: a missing generated file is named");
+	TEST(test_sources(), "uptodate: a bad source is an error, named");
+	TEST(test_parallel(), "uptodate: hashing on the pool is "
+	    "deterministic");
+	state_tests(argc, argv);
+	wspx_pool_free(pool);
+	close(dfd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", root);
+	return test_done();
+}
