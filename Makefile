@@ -112,9 +112,12 @@ tests/unit/job: tests/unit/job.c
 	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/job.c libwspx.a \
 	    $(ALL_LDFLAGS) -Wl,--wrap=wspx_blocking_submit_n
 
-# The README's first command: build and run the bundled examples: a list
-# of commands run by wspx, and a program using libwspx.
+# The README's first command: build and run the bundled examples: a job
+# graph (twice: the second run finds it up to date), a list of commands
+# run by wspx, and a program using libwspx.
 example: example-tools wspx examples/forkjoin
+	./wspx run examples/build/jobs.yaml
+	./wspx run examples/build/jobs.yaml
 	./wspx -k < examples/commands.txt
 	./examples/forkjoin
 

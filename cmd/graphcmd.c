@@ -127,6 +127,9 @@ environment(struct graphrun *gr, struct gjob *j)
 		sprintf(over[nover++], "%s=%s", jj->env[i].name, v);
 		free(v);
 	}
+	j->outfile = xmalloc(strlen(gr->tmpdir) + 24);
+	sprintf(j->outfile, "%s/%llu", gr->tmpdir,
+	    (unsigned long long)j->cj.ej.seq);
 	over[nover] = xmalloc(strlen(j->outfile) + 13);
 	sprintf(over[nover++], "WSPX_OUTPUT=%s", j->outfile);
 	over[nover] = xmalloc(strlen(jj->name) + 10);
@@ -250,7 +253,9 @@ graphcmd_bargs(struct graphrun *gr, struct gjob *j)
 	struct wspx__barg *a;
 	size_t i, k, n;
 
-	j->dir = graphcmd_dir(gr, j);
+	/* (a builtin without a dir: of its own uses the open base) */
+	j->dir = gr->jf->jobs[j->index].dir != NULL ? graphcmd_dir(gr, j) :
+	    NULL;
 	j->nbargs = with != NULL ? with->n : 0;
 	j->bargs = xcalloc(j->nbargs + 1, sizeof(*j->bargs));
 	for (i = 0; i < j->nbargs; i++) {

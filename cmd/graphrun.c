@@ -275,7 +275,7 @@ bdone(struct wspx_worker *w, struct wspx__bcall *c)
 	r->bytes = wspx__output_bytes(j->oj);
 	r->outbytes = wspx__output_stdout_bytes(j->oj);
 	r->attempt = 1;
-	if (c->dirfd >= 0)
+	if (c->dirfd >= 0 && c->dirfd != gr->basefd)
 		close(c->dirfd);
 	wspx__output_close(gr->feed->out, j->oj);
 	j->oj = NULL;
@@ -307,7 +307,9 @@ runbuiltin(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	j->bc.name = jj->builtin;
 	j->bc.args = j->bargs;
 	j->bc.nargs = j->nbargs;
-	j->bc.dirfd = open(j->dir != NULL ? j->dir : gr->base, O_RDONLY |
+	/* (the job file's directory is open already; a dir: of its own is
+	 * opened for the call) */
+	j->bc.dirfd = jj->dir == NULL ? gr->basefd : open(j->dir, O_RDONLY |
 	    O_DIRECTORY | O_CLOEXEC);
 	j->bc.timer = gr->timer;
 	j->bc.stopping = &gr->stopping;
@@ -544,6 +546,7 @@ endgraph(void *ctx)
 	free(gr->jobs);
 	free(gr->selected);
 	free(gr->base);
+	close(gr->basefd);
 }
 
 int
@@ -559,6 +562,8 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	gr.jf = jf;
 	gr.file = file;
 	gr.base = basedir(file);
+	if ((gr.basefd = open(gr.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		fatal("%s:", gr.base);
 	gr.feed = &feed;
 	setupjobs(&gr);
 	selecttargets(&gr, targets, ntargets);
@@ -570,7 +575,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	feed.finished = finished;
 	feed.end = endgraph;
 	feed.ctx = &gr;
-	feed.workers = 0;
+	feed.workers = 1;
 	c->feed = &feed;
 	return run(c);
 }

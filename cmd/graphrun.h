@@ -69,6 +69,7 @@ struct graphrun {
 	struct wspx__jobfile *jf;
 	const char *file;		/* the job file as named */
 	char *base;			/* the directory jobs run in */
+	int basefd;			/* it, open */
 	struct gjob *jobs;		/* jf->jobs' */
 	bool *selected;			/* the jobs to run, or NULL: all */
 	size_t nselected;

@@ -8,6 +8,7 @@
  */
 #include "graphrun.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -45,20 +46,36 @@ statepath(const struct graphrun *gr)
 	return path;
 }
 
+/* The directory of the jobs' $WSPX_OUTPUT files (each job's file is
+ * named when its command is built). */
 static void
 tempdir(struct graphrun *gr)
 {
-	size_t i;
-
 	gr->tmpdir = xmalloc(strlen(gr->c->tmpdir) + 16);
 	sprintf(gr->tmpdir, "%s/wspx.XXXXXX", gr->c->tmpdir);
 	if (mkdtemp(gr->tmpdir) == NULL)
 		fatal("cannot make a directory in %s:", gr->c->tmpdir);
-	for (i = 0; i < gr->jf->njobs; i++) {
-		gr->jobs[i].outfile = xmalloc(strlen(gr->tmpdir) + 24);
-		sprintf(gr->jobs[i].outfile, "%s/%llu", gr->tmpdir,
-		    (unsigned long long)gr->jobs[i].cj.ej.seq);
+}
+
+/* Remove the outputs' directory with what jobs left in it (the files of
+ * the jobs that failed or were stopped; the others were read and
+ * removed). */
+static void
+removetemp(const char *path)
+{
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if ((d = opendir(path)) != NULL) {
+		fd = dirfd(d);
+		while ((e = readdir(d)) != NULL)
+			if (strcmp(e->d_name, ".") != 0 &&
+			    strcmp(e->d_name, "..") != 0)
+				(void)unlinkat(fd, e->d_name, 0);
+		closedir(d);
 	}
+	(void)rmdir(path);
 }
 
 void
@@ -88,13 +105,10 @@ graphstate_close(struct graphrun *gr)
 		warn("the up-to-date state beside %s: %s", gr->file,
 		    strerror(-rc));
 	gr->state = NULL;
-	for (i = 0; i < gr->jf->njobs; i++) {
-		if (gr->jobs[i].outfile != NULL)
-			(void)unlink(gr->jobs[i].outfile);
+	for (i = 0; i < gr->jf->njobs; i++)
 		free(gr->jobs[i].outfile);
-	}
 	if (gr->tmpdir != NULL)
-		(void)rmdir(gr->tmpdir);
+		removetemp(gr->tmpdir);
 	free(gr->tmpdir);
 }
 
@@ -196,7 +210,7 @@ addoutput(struct gjob *j, const char *key, size_t kn, const char *val,
 static void
 readoutputs(struct gjob *j)
 {
-	FILE *f = fopen(j->outfile, "re");
+	FILE *f = j->outfile != NULL ? fopen(j->outfile, "re") : NULL;
 	char *line = NULL, *eq, *end = NULL, *key = NULL;
 	struct buf v = { NULL, 0, 0 };
 	size_t cap = 0;

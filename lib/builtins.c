@@ -447,7 +447,8 @@ stopping(const struct wspx__bcall *c)
 {
 	/* relaxed: the flag orders nothing.  A stop sets it and then calls
 	 * wspx__timer_fire_all(), whose mutex and injection make it visible
-	 * to the ticks that the stop sends early. */
+	 * to the ticks that the stop sends early; a tick added just after
+	 * that is sent by the caller's next fire_all. */
 	return c->stopping != NULL &&
 	    atomic_load_explicit(c->stopping, memory_order_relaxed);
 }

@@ -43,10 +43,11 @@ struct wspx__bcall {
 					 * (AT_FDCWD or a directory) */
 	struct wspx__timer *timer;	/* for sleep and wait-for */
 	const _Atomic(bool) *stopping;	/* true once the run is stopping:
-					 * a sleep or wait-for ends at once
-					 * with -ECANCELED (the caller also
-					 * calls wspx__timer_fire_all);
-					 * NULL: never */
+					 * a sleep or wait-for ends with
+					 * -ECANCELED at its next tick, at
+					 * once if the caller then calls
+					 * wspx__timer_fire_all (and again
+					 * while stopping); NULL: never */
 	/* The job's output: stream 1 stdout, 2 stderr.  Called by one
 	 * thread at a time for a call. */
 	void (*write)(struct wspx__bcall *c, int stream, const char *p,

@@ -195,6 +195,34 @@ needsjob(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 	return false;
 }
 
+/* Whether the jobs named name[0..n) among j's needs declare output key
+ * (or declare none). */
+static bool
+declared(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
+    const struct wspx__jfexpr *e)
+{
+	const struct wspx__jfjob *n;
+	const struct wspx__ynode *o, *one;
+	size_t i, k;
+
+	for (i = 0; i < j->nneeds; i++) {
+		n = &jf->jobs[j->needs[i]];
+		if (n->key->len != e->joblen || memcmp(n->key->str, e->job,
+		    e->joblen) != 0)
+			continue;
+		if ((o = n->outputs) == NULL)
+			return true;
+		for (k = 0; k < (o->kind == WSPX__YSEQ ? o->n : 1); k++) {
+			one = o->kind == WSPX__YSEQ ? o->items[k] : o;
+			if (one->len == e->keylen && memcmp(one->str, e->key,
+			    e->keylen) == 0)
+				return true;
+		}
+		return false;
+	}
+	return true;
+}
+
 /* Check the expressions of the scalar v, in job j. */
 static void
 exprs(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
@@ -227,6 +255,11 @@ exprs(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 			wspx__diag_add(d, v->line, v->col, "needs.%.*s.outputs: "
 			    "job '%s' does not need '%.*s'", (int)e.joblen,
 			    e.job, j->name, (int)e.joblen, e.job);
+		else if (!declared(jf, j, &e))
+			wspx__diag_add(d, v->line, v->col, "needs.%.*s.outputs."
+			    "%.*s: job '%.*s' declares no output '%.*s' in its "
+			    "outputs:", (int)e.joblen, e.job, (int)e.keylen,
+			    e.key, (int)e.joblen, e.job, (int)e.keylen, e.key);
 	}
 }
 

@@ -328,8 +328,8 @@ readjob(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 	if ((v = get(m, "generates")) != NULL && wantstrings(v, "generates",
 	    d))
 		j->generates = v;
-	if ((v = get(m, "outputs")) != NULL)
-		wantstrings(v, "outputs", d);
+	if ((v = get(m, "outputs")) != NULL && wantstrings(v, "outputs", d))
+		j->outputs = v;
 	if ((v = get(m, "needs")) != NULL)
 		wantstrings(v, "needs", d);
 	if ((v = get(m, "pool")) != NULL && wantkind(v, WSPX__YSCALAR, "pool",

@@ -71,8 +71,9 @@ struct wspx__jfjob {
 	const struct wspx__ynode *sources;	/* a sequence (or scalar) of
 						 * patterns, or NULL */
 	const struct wspx__ynode *generates;
-	bool outputs_read;		/* a job that needs it reads its
-					 * outputs */
+	const struct wspx__ynode *outputs;	/* the names of its outputs
+						 * it declares (a list), or
+						 * NULL: any */
 };
 
 /* A pool of the file: at most depth of its jobs run at once. */

@@ -30,7 +30,6 @@ struct wspx__timer {
 	struct wspx_pool *pool;
 	struct wspx__timeout **heap;	/* lock: a min-heap on at */
 	size_t n, cap;			/* lock */
-	bool firing;			/* lock: fire_all was called */
 	bool ending;			/* lock */
 };
 
@@ -189,7 +188,6 @@ wspx__timer_free(struct wspx__timer *t)
 	if (t == NULL)
 		return;
 	WSPX_MUST(pthread_mutex_lock(&t->lock));
-	t->firing = true;
 	t->ending = true;
 	WSPX_MUST(pthread_cond_signal(&t->cond));
 	WSPX_MUST(pthread_mutex_unlock(&t->lock));
@@ -226,10 +224,10 @@ wspx__timer_add(struct wspx__timer *t, struct wspx__timeout *e, int64_t at,
 	e->job = job;
 	e->at = at;
 	/* A deadline already past goes straight to the pool, and so does
-	 * every job once the run is stopping or memory is out. */
+	 * a job for which the heap has no room. */
 	if (at > wspx__watchdog_now()) {
 		WSPX_MUST(pthread_mutex_lock(&t->lock));
-		if (!t->firing && reserve(t)) {
+		if (reserve(t)) {
 			place(t, e, t->n++);
 			siftup(t, e->index);
 			/* Only a new earliest deadline shortens the wait. */
@@ -246,8 +244,5 @@ wspx__timer_add(struct wspx__timer *t, struct wspx__timeout *e, int64_t at,
 void
 wspx__timer_fire_all(struct wspx__timer *t)
 {
-	WSPX_MUST(pthread_mutex_lock(&t->lock));
-	t->firing = true;
-	WSPX_MUST(pthread_mutex_unlock(&t->lock));
 	drain(t);
 }

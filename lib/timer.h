@@ -18,7 +18,8 @@ struct wspx_pool;
  * wspx__timer_add() and the injection of job the timer owns it. */
 struct wspx__timeout {
 	struct wspx_job *job;	/* injected when at has passed */
-	int64_t at;		/* the deadline, CLOCK_MONOTONIC ns */
+	int64_t at;		/* the deadline, CLOCK_MONOTONIC ns (the
+				 * clock of wspx__watchdog_now()) */
 	size_t index;		/* its slot in the heap; the timer's */
 };
 
@@ -40,9 +41,10 @@ void wspx__timer_free(struct wspx__timer *t);
 void wspx__timer_add(struct wspx__timer *t, struct wspx__timeout *e,
     int64_t at, struct wspx_job *job);
 
-/* The run is stopping: inject every pending job now, and from now on
- * inject what is added at once, so that a job added in a race with the
- * stop does not wait out its deadline.  Any thread. */
+/* The run is stopping: inject every pending job now.  A job added after
+ * this waits for its deadline as usual, so a caller that flags a stop
+ * and then fires must fire again while the stop lasts (a builtin may
+ * have read the flag just before it was set).  Any thread. */
 void wspx__timer_fire_all(struct wspx__timer *t);
 
 #endif /* WSPX_TIMER_H */

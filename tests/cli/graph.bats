@@ -403,3 +403,42 @@ Y
 	run "$WSPX" ./run ::: 2
 	[ "$output" = "ran 2" ]
 }
+
+@test "outputs: a job that declares its outputs makes a misspelt one an error" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  build: {run: "echo version=1 >> $WSPX_OUTPUT", outputs: [version]}
+  use: {run: "echo ${{ needs.build.outputs.vesion }}", needs: [build]}
+Y
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	[ "$output" = "jobs.yaml:3:14: needs.build.outputs.vesion: job 'build' declares no output 'vesion' in its outputs:" ]
+}
+
+@test "if: cancelled() and always() jobs start after a --halt soon; others are cancelled" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  bad: {run: "exit 1"}
+  slow: {run: "sleep 0.5"}
+  next: {run: "echo next", needs: [slow]}
+  cleanup: {run: "echo cleanup", needs: [slow], if: cancelled()}
+  always: {run: "echo always", needs: [slow], if: always()}
+Y
+	run "$WSPX" run -j3 --halt soon,fail=1 jobs.yaml
+	[ "$status" -eq 1 ]
+	[[ "$output" == *cleanup* ]]
+	[[ "$output" == *always* ]]
+	[[ "$output" == *"skipped next: the run was stopped"* ]]
+	! grep -qx next <<< "$output"
+}
+
+@test "if: cancelled() is false in a run that was not stopped" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "true"}
+  onstop: {run: "echo onstop", needs: [a], if: cancelled()}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"skipped onstop: its if: is false"* ]]
+}
