@@ -102,13 +102,15 @@ giveback(struct wspx_pool *p, struct wspx_stack_link *l)
 static struct wspx_job *
 takeinjected(struct wspx_worker *w)
 {
-	struct wspx_stack_link *l;
+	struct wspx_stack_link *l, *next;
 	unsigned pushed = 0;
 	bool was_empty = true, e;
 
 	if ((l = wspx__stack_take_all(&w->pool->injected)) == NULL)
 		return NULL;
-	for (; l->next != NULL; l = l->next) {
+	/* next is read before l is pushed: once on the deque, l may be
+	 * stolen, run, and injected again, which rewrites l->next. */
+	for (; (next = l->next) != NULL; l = next) {
 		if (wspx__deque_push(&w->deque, wspx_container_of(l,
 		    struct wspx_job, link), &e) != 0) {
 			l = giveback(w->pool, l);

@@ -399,6 +399,62 @@ test_inject(void)
 	wspx_pool_free(p);
 }
 
+/* A job that injects itself again, rounds times: as a timer's tick or a
+ * graph's job does, from the worker that runs it. */
+struct again {
+	struct wspx_job job;
+	struct wspx_pool *pool;
+	_Atomic(long) runs;
+	long rounds;
+};
+
+static _Atomic(long) againdone;
+
+static void
+againrun(struct wspx_worker *w, struct wspx_job *job)
+{
+	struct again *a = wspx_container_of(job, struct again, job);
+
+	(void)w;
+	if (atomic_fetch_add(&a->runs, 1) + 1 < a->rounds) {
+		if (wspx_pool_inject(a->pool, &a->job) != 0)
+			abort();
+		return;
+	}
+	atomic_fetch_add(&againdone, 1);
+}
+
+/* Batches taken from the injection stack go on a deque while their jobs
+ * inject themselves again: the link of a job pushed and stolen must not
+ * be read as the batch's (that ran jobs twice, or lost them). */
+static void
+test_reinject(void)
+{
+	enum { N = 64 };
+	struct wspx_pool *p = newpool(nworkers);
+	struct again *a = calloc(N, sizeof(*a));
+	struct wspx_job *jobs[N];
+	long i, bad = 0, rounds = njobs / N > 10 ? njobs / N : 10;
+	double t0 = test_now();
+
+	atomic_store(&againdone, 0);
+	for (i = 0; i < N; i++) {
+		a[i].job.run = againrun;
+		a[i].pool = p;
+		a[i].rounds = rounds;
+		jobs[i] = &a[i].job;
+	}
+	CHECK(wspx_pool_inject_n(p, jobs, N) == 0);
+	while (atomic_load(&againdone) < N && test_now() - t0 < 60)
+		sched_yield();
+	wspx_pool_free(p);
+	for (i = 0; i < N; i++)
+		bad += atomic_load(&a[i].runs) != rounds;
+	CHECK(atomic_load(&againdone) == N);
+	CHECK(bad == 0);
+	free(a);
+}
+
 static void
 test_shutdown(void)
 {
@@ -678,6 +734,8 @@ main(int argc, char **argv)
 	    "an empty deque");
 	TEST(test_inject(), "pool: %ld jobs injected from 4 threads, each "
 	    "run once", 4 * (njobs / 4));
+	TEST(test_reinject(), "pool: 64 jobs injecting themselves again, "
+	    "each run exactly as often");
 	TEST(test_shutdown(), "pool: shutdown runs every accepted job, "
 	    "refuses later ones");
 	TEST(test_idle(), "pool: an idle pool sleeps and uses no CPU");
