@@ -28,21 +28,21 @@ YAML_CFLAGS =
 YAML_LIBS = -lyaml
 ALL_LDFLAGS = $(LDFLAGS) -pthread $(YAML_LIBS)
 
-LIBHDR = lib/atomic.h lib/blocking.h lib/builtins.h lib/deque.h lib/diag.h \
-	lib/duration.h lib/exec.h lib/glob.h lib/graph.h lib/halt.h \
-	lib/jobcheck.h lib/job.h lib/jobfile.h lib/jobserver.h lib/joblog.h \
-	lib/matrix.h lib/median.h lib/output.h lib/pool.h lib/proc.h \
-	lib/pump.h lib/results.h lib/sha256.h lib/sleep.h lib/stack.h \
-	lib/sysload.h lib/thread.h lib/timer.h lib/uptodate.h lib/watchdog.h \
-	lib/wspx.h lib/yamldoc.h
-LIBOBJ = lib/blocking.o lib/builtinfs.o lib/builtins.o lib/deque.o \
-	lib/diag.o lib/duration.o lib/error.o lib/forkjoin.o lib/gate.o \
-	lib/glob.o lib/graph.o lib/halt.o lib/job.o lib/jobcheck.o \
-	lib/jobcond.o lib/jobexpr.o lib/jobfile.o lib/jobserver.o \
-	lib/joblog.o lib/matrix.o lib/median.o lib/outcome.o lib/output.o \
-	lib/pool.o lib/proc.o lib/pump.o lib/results.o lib/sha256.o \
-	lib/sleep.o lib/stack.o lib/stop.o lib/sysload.o lib/thread.o \
-	lib/timer.o lib/uptodate.o lib/watchdog.o lib/yamldoc.o
+LIBHDR = lib/atomic.h lib/blocking.h lib/builtin.h lib/builtins.h \
+	lib/deque.h lib/diag.h lib/duration.h lib/exec.h lib/glob.h \
+	lib/graph.h lib/halt.h lib/jobcheck.h lib/job.h lib/jobfile.h \
+	lib/jobserver.h lib/joblog.h lib/matrix.h lib/median.h lib/output.h \
+	lib/pool.h lib/proc.h lib/pump.h lib/results.h lib/sha256.h \
+	lib/sleep.h lib/stack.h lib/sysload.h lib/thread.h lib/timer.h \
+	lib/uptodate.h lib/watchdog.h lib/wspx.h lib/yamldoc.h
+LIBOBJ = lib/blocking.o lib/builtinfs.o lib/builtinrm.o lib/builtins.o \
+	lib/builtinwait.o lib/deque.o lib/diag.o lib/duration.o lib/error.o \
+	lib/forkjoin.o lib/gate.o lib/glob.o lib/graph.o lib/halt.o \
+	lib/job.o lib/jobcheck.o lib/jobcond.o lib/jobexpr.o lib/jobfile.o \
+	lib/jobserver.o lib/joblog.o lib/matrix.o lib/median.o lib/outcome.o \
+	lib/output.o lib/pool.o lib/proc.o lib/pump.o lib/results.o \
+	lib/sha256.o lib/sleep.o lib/stack.o lib/stop.o lib/sysload.o \
+	lib/thread.o lib/timer.o lib/uptodate.o lib/watchdog.o lib/yamldoc.o
 LIBPIC = $(LIBOBJ:.o=.po)
 CMDHDR = cmd/command.h cmd/events.h cmd/failures.h cmd/gates.h \
 	cmd/graphrun.h cmd/input.h cmd/jobfilecmd.h cmd/options.h \
@@ -59,7 +59,7 @@ UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/job tests/unit/policy tests/unit/sysload \
 	tests/unit/jobserver tests/unit/yamldoc tests/unit/sha256 \
 	tests/unit/glob tests/unit/uptodate tests/unit/timer \
-	tests/unit/builtins
+	tests/unit/builtins tests/unit/graph
 EXAMPLES = examples/forkjoin
 # The commands (and C headers) the README's two commands need.  What is
 # missing is installed by tests/need.sh with apt-get, as root or through
@@ -147,6 +147,7 @@ check-unit: $(UNIT)
 	tests/unit/uptodate
 	tests/unit/timer
 	tests/unit/builtins
+	tests/unit/graph
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
 check-cli: check-tools wspx

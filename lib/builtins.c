@@ -1,34 +1,24 @@
 /*
  * The builtins (see builtins.h): their table, the check of their `with:`
- * when the job file is loaded, the start of a call, and the builtins that
- * are not about files (noop, echo, sleep, wait-for; builtinfs.c has the
- * rest).  A value written with a ${{ }} expression can only be checked once
- * it is substituted, so every builtin checks its values again when it
- * runs, with the same rules.  Sleep and wait-for are ticks: a job of the
- * bcall injected by the timer, which looks at the clock, the stop flag and
- * what it waits for, and either ends the call or adds itself to the timer
- * again; between ticks the call holds no worker.
+ * when the job file is loaded, the start of a call, the readers of a
+ * call's values for the builtins (builtin.h), and the two builtins too
+ * small for a file of their own, noop and echo.  The others are in
+ * builtinfs.c (the file builtins), builtinrm.c (remove) and builtinwait.c
+ * (sleep and wait-for).  A value written with a ${{ }} expression can
+ * only be checked once it is substituted, so every builtin checks its
+ * values again when it runs, with the same rules, through these readers.
  */
 #include "builtins.h"
 
-#include <errno.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "builtin.h"
 #include "diag.h"
 #include "duration.h"
-#include "watchdog.h"
 #include "yamldoc.h"
-
-/* How often wait-for looks again. */
-#define TICK_NS 50000000
 
 /* What a key's value must be. */
 enum vkind {
@@ -55,8 +45,6 @@ struct builtin {
 
 static void noop(struct wspx_worker *w, struct wspx__bcall *c);
 static void echo(struct wspx_worker *w, struct wspx__bcall *c);
-static void sleepfor(struct wspx_worker *w, struct wspx__bcall *c);
-static void waitfor(struct wspx_worker *w, struct wspx__bcall *c);
 
 /* In alphabetical order, and builtins[] in the same. */
 static const char *const names[] = {
@@ -73,10 +61,10 @@ static const struct builtin builtins[] = {
 	{ wspx__builtin_remove, { { "paths", VLIST, true } }, false },
 	{ wspx__builtin_sha256, { { "files", VLIST, true },
 	    { "to", VSTR, false } }, false },
-	{ sleepfor, { { "duration", VDUR, true } }, false },
+	{ wspx__builtin_sleep, { { "duration", VDUR, true } }, false },
 	{ wspx__builtin_touch, { { "paths", VLIST, true } }, false },
-	{ waitfor, { { "path", VSTR, false }, { "port", VPORT, false },
-	    { "timeout", VDUR, false } }, true },
+	{ wspx__builtin_waitfor, { { "path", VSTR, false },
+	    { "port", VPORT, false }, { "timeout", VDUR, false } }, true },
 	{ wspx__builtin_write, { { "path", VSTR, true },
 	    { "text", VLIST, true }, { "append", VBOOL, false } }, false },
 };
@@ -244,20 +232,28 @@ unknown(const char *b, const struct builtin *bi, const struct wspx__ynode *k,
 	    "(it takes %s)", k->str, b, n == 0 ? "none" : list);
 }
 
-/* Required keys, and wait-for's one of path and port. */
+/* Required keys, and wait-for's one of path and port, in with (NULL: no
+ * keys).  A missing key is placed at written, the with as written (a
+ * mapping, or a null), or without one at `at`, the builtin's node, as
+ * what the builtin "needs with:". */
 static void
 checkmissing(const char *b, const struct builtin *bi,
-    const struct wspx__ynode *with, struct wspx__diag *d)
+    const struct wspx__ynode *with, const struct wspx__ynode *written,
+    const struct wspx__ynode *at, struct wspx__diag *d)
 {
-	unsigned line = with != NULL ? with->line : 0;
-	unsigned col = with != NULL ? with->col : 0;
-	const struct wspx__ynode *p, *q;
+	const struct wspx__ynode *p, *q, *place = written != NULL ? written :
+	    at;
+	unsigned line = place != NULL ? place->line : 0;
+	unsigned col = place != NULL ? place->col : 0;
 	const struct key *k;
 
 	if (bi->oneof) {
 		p = get(with, bi->keys[0].name);
 		q = get(with, bi->keys[1].name);
-		if (p == NULL && q == NULL)
+		if (p == NULL && q == NULL && written == NULL)
+			wspx__diag_add(d, line, col, "builtin %s needs with: "
+			    "%s or %s", b, bi->keys[0].name, bi->keys[1].name);
+		else if (p == NULL && q == NULL)
 			wspx__diag_add(d, line, col, "missing key '%s' or "
 			    "'%s' in with of %s", bi->keys[0].name,
 			    bi->keys[1].name, b);
@@ -269,18 +265,24 @@ checkmissing(const char *b, const struct builtin *bi,
 			    "'%s' or '%s', not both", b, bi->keys[0].name,
 			    bi->keys[1].name);
 	}
-	for (k = bi->keys; k->name != NULL; k++)
-		if (k->required && get(with, k->name) == NULL)
+	for (k = bi->keys; k->name != NULL; k++) {
+		if (!k->required || get(with, k->name) != NULL)
+			continue;
+		if (written == NULL)
+			wspx__diag_add(d, line, col, "builtin %s needs with: "
+			    "%s", b, k->name);
+		else
 			wspx__diag_add(d, line, col, "missing key '%s' in "
 			    "with of %s", k->name, b);
+	}
 }
 
 void
 wspx__builtin_check(const char *name, const struct wspx__ynode *with,
-    struct wspx__diag *d)
+    const struct wspx__ynode *at, struct wspx__diag *d)
 {
 	const struct builtin *bi = lookup(name);
-	const struct wspx__ynode *k;
+	const struct wspx__ynode *written = with, *k;
 	const struct key *key;
 	size_t i;
 
@@ -308,7 +310,7 @@ wspx__builtin_check(const char *name, const struct wspx__ynode *with,
 		else
 			unknown(name, bi, k, d);
 	}
-	checkmissing(name, bi, with, d);
+	checkmissing(name, bi, with, written, at, d);
 }
 
 static const struct wspx__barg *
@@ -362,10 +364,9 @@ wspx__builtin_bool(struct wspx__bcall *c, const char *key, bool *b)
 	return true;
 }
 
-/* The duration s of key, in ns. */
-static bool
-duration(struct wspx__bcall *c, const char *key, const char *s,
-    int64_t *ns)
+bool
+wspx__builtin_duration(struct wspx__bcall *c, const char *key,
+    const char *s, int64_t *ns)
 {
 	const char *why;
 	double secs;
@@ -375,6 +376,16 @@ duration(struct wspx__bcall *c, const char *key, const char *s,
 		return false;
 	}
 	*ns = (int64_t)(secs * 1e9);
+	return true;
+}
+
+bool
+wspx__builtin_port(struct wspx__bcall *c, const char *key, const char *s,
+    int *port)
+{
+	if ((*port = parseport(s)) == 0)
+		return wspx__builtin_fail(c, "'%s': '%s' %s", key, s,
+		    badvalue(VPORT, s));
 	return true;
 }
 
@@ -440,172 +451,4 @@ echo(struct wspx_worker *w, struct wspx__bcall *c)
 			c->write(c, 1, "\n", 1);
 	}
 	c->done(w, c);
-}
-
-static bool
-stopping(const struct wspx__bcall *c)
-{
-	/* relaxed: the flag orders nothing.  A stop sets it and then calls
-	 * wspx__timer_fire_all(), whose mutex and injection make it visible
-	 * to the ticks that the stop sends early; a tick added just after
-	 * that is sent by the caller's next fire_all. */
-	return c->stopping != NULL &&
-	    atomic_load_explicit(c->stopping, memory_order_relaxed);
-}
-
-static void
-sleeptick(struct wspx_worker *w, struct wspx_job *job)
-{
-	struct wspx__bcall *c = wspx_container_of(job, struct wspx__bcall,
-	    job);
-
-	if (stopping(c)) {
-		c->status = -ECANCELED;
-	} else if (wspx__watchdog_now() < c->deadline) {
-		/* Not yet (the first tick, or one sent early). */
-		wspx__timer_add(c->timer, &c->timeout, c->deadline, &c->job);
-		return;
-	}
-	c->done(w, c);
-}
-
-static void
-sleepfor(struct wspx_worker *w, struct wspx__bcall *c)
-{
-	const char *s;
-	int64_t ns;
-
-	if (!wspx__builtin_str(c, "duration", true, &s) ||
-	    !duration(c, "duration", s, &ns)) {
-		c->done(w, c);
-		return;
-	}
-	c->deadline = wspx__watchdog_now() + ns;
-	c->job.run = sleeptick;
-	sleeptick(w, &c->job);
-}
-
-/* Start a connect to the port on 127.0.0.1.  Returns true if it is
- * made; false if it is under way (c->fd set) or failed (refused at once,
- * as loopback does with no listener). */
-static bool
-connectnow(struct wspx__bcall *c)
-{
-	struct sockaddr_in a;
-	int fd;
-
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return false;
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)c->port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
-		close(fd);
-		return true;
-	}
-	if (errno == EINPROGRESS)
-		c->fd = fd;
-	else
-		close(fd);
-	return false;
-}
-
-/* Whether the port accepted a connection: the one under way since the
- * last tick, or a new one. */
-static bool
-portready(struct wspx__bcall *c)
-{
-	struct pollfd p = { .fd = c->fd, .events = POLLOUT };
-	socklen_t len = sizeof(int);
-	int err = 0;
-
-	if (c->fd >= 0) {
-		if (poll(&p, 1, 0) == 0)
-			return false;
-		if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&
-		    err == 0)
-			return true;
-		close(c->fd);
-		c->fd = -1;
-	}
-	return connectnow(c);
-}
-
-static void
-waitend(struct wspx_worker *w, struct wspx__bcall *c)
-{
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
-	c->done(w, c);
-}
-
-static void
-waittick(struct wspx_worker *w, struct wspx_job *job)
-{
-	struct wspx__bcall *c = wspx_container_of(job, struct wspx__bcall,
-	    job);
-	struct stat st;
-	int64_t now;
-	bool ready;
-
-	if (stopping(c)) {
-		c->status = -ECANCELED;
-		waitend(w, c);
-		return;
-	}
-	ready = c->port != 0 ? portready(c) :
-	    fstatat(c->dirfd, c->what, &st, 0) == 0;
-	now = wspx__watchdog_now();
-	if (ready) {
-		waitend(w, c);
-	} else if (now >= c->deadline) {
-		wspx__builtin_fail(c, "%s%s did not %s within %s",
-		    c->port != 0 ? "port " : "", c->what, c->port != 0 ?
-		    "accept a connection" : "appear", c->within);
-		waitend(w, c);
-	} else {
-		/* The last look is at the deadline itself. */
-		wspx__timer_add(c->timer, &c->timeout, now + TICK_NS <
-		    c->deadline ? now + TICK_NS : c->deadline, &c->job);
-	}
-}
-
-/* Read wait-for's arguments into c. */
-static bool
-waitsetup(struct wspx__bcall *c)
-{
-	const char *path, *port;
-	int64_t ns;
-
-	if (!wspx__builtin_str(c, "path", false, &path) ||
-	    !wspx__builtin_str(c, "port", false, &port) ||
-	    !wspx__builtin_str(c, "timeout", false, &c->within))
-		return false;
-	if ((path == NULL) == (port == NULL))
-		return wspx__builtin_fail(c, "needs 'path' or 'port' (one)");
-	if (c->within == NULL)
-		c->within = "30s";
-	if (!duration(c, "timeout", c->within, &ns))
-		return false;
-	c->what = path != NULL ? path : port;
-	c->port = 0;
-	if (port != NULL && (c->port = parseport(port)) == 0)
-		return wspx__builtin_fail(c, "'port': '%s' %s", port,
-		    badvalue(VPORT, port));
-	c->deadline = wspx__watchdog_now() + ns;
-	return true;
-}
-
-static void
-waitfor(struct wspx_worker *w, struct wspx__bcall *c)
-{
-	if (!waitsetup(c)) {
-		c->done(w, c);
-		return;
-	}
-	c->job.run = waittick;
-	waittick(w, &c->job);
 }

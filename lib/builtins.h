@@ -1,11 +1,11 @@
 /*
  * Builtins: jobs of a job file that run in the process, on the
- * work-stealing pool, instead of as a shell command (`uses: copy` with its
- * arguments under `with:`).  They never hold a worker for long: what waits
- * for a time or an event (sleep, wait-for) is a tick of the timer, a job
- * injected when its deadline passes, and the work of sha256 is forked over
- * the pool.  File operations are relative to the job's directory fd and
- * open everything close-on-exec.  The builtins are noop, echo, sleep,
+ * work-stealing pool, instead of as a shell command (`builtin: copy`, with
+ * its arguments under `with:`).  They never hold a worker for long: what
+ * waits for a time or an event (sleep, wait-for) is a tick of the timer, a
+ * job injected when its deadline passes, and the work of sha256 is forked
+ * over the pool.  File operations are relative to the job's directory fd
+ * and open everything close-on-exec.  The builtins are noop, echo, sleep,
  * mkdir, touch, write, copy, remove, sha256 and wait-for; wspx(5) gives
  * their keys.
  */
@@ -81,48 +81,17 @@ const char *const *wspx__builtin_names(size_t *n);
 
 /* Check the `with:` of builtin name, as the job file has it (a mapping
  * node, or NULL when there is none), adding every error to d with its
- * place: unknown keys (with the nearest valid one), missing keys (placed
- * at with, or at 0:0 without one), values of the wrong kind, bad
- * durations, ports and booleans (a value holding a ${{ }} expression is
- * checked when run).  Nothing for an unknown name. */
+ * place: unknown keys (with the nearest valid one), values of the wrong
+ * kind, bad durations, ports and booleans (a value holding a ${{ }}
+ * expression is checked when run), and missing keys, placed at with or,
+ * without one, at `at`, the job's `builtin:` value (0:0 if NULL).
+ * Nothing for an unknown name. */
 void wspx__builtin_check(const char *name, const struct wspx__ynode *with,
-    struct wspx__diag *d);
+    const struct wspx__ynode *at, struct wspx__diag *d);
 
 /* Start c's builtin on worker w.  It ends with c->done(w', c) on a worker
  * w' of the same pool: before this returns, or later from a tick of the
  * timer. */
 void wspx__builtin_run(struct wspx_worker *w, struct wspx__bcall *c);
-
-/*
- * Between builtins.c and builtinfs.c (the file builtins) only.
- */
-
-/* The builtins of builtinfs.c, called by wspx__builtin_run(). */
-void wspx__builtin_mkdir(struct wspx_worker *w, struct wspx__bcall *c);
-void wspx__builtin_touch(struct wspx_worker *w, struct wspx__bcall *c);
-void wspx__builtin_write(struct wspx_worker *w, struct wspx__bcall *c);
-void wspx__builtin_copy(struct wspx_worker *w, struct wspx__bcall *c);
-void wspx__builtin_remove(struct wspx_worker *w, struct wspx__bcall *c);
-void wspx__builtin_sha256(struct wspx_worker *w, struct wspx__bcall *c);
-
-/* The value(s) of key, or NULL, having written that it is missing. */
-const struct wspx__barg *wspx__builtin_need(struct wspx__bcall *c,
-    const char *key);
-
-/* The one string of key in *s, or NULL if key is missing and not
- * required.  Returns true, or false having written why there is none
- * (missing, or a list). */
-bool wspx__builtin_str(struct wspx__bcall *c, const char *key,
-    bool required, const char **s);
-
-/* The boolean of key in *b, false if key is missing.  Returns true, or
- * false having written why the value is not one. */
-bool wspx__builtin_bool(struct wspx__bcall *c, const char *key, bool *b);
-
-/* Write "wspx: NAME: ", the printf-style message and a newline to c's
- * stream 2, and set c->status to 1.  Returns false, so that a check can
- * end with `return wspx__builtin_fail(...)`. */
-bool wspx__builtin_fail(struct wspx__bcall *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 #endif /* WSPX_BUILTINS_H */

@@ -373,7 +373,7 @@ checkaction(const struct wspx__ynode *k, const struct wspx__ynode *m,
 		    j->builtin, near ? " (did you mean '" : "", near ? near :
 		    "", near ? "'?)" : "");
 	} else
-		wspx__builtin_check(j->builtin, j->with, d);
+		wspx__builtin_check(j->builtin, j->with, b, d);
 }
 
 /* The environment of job j: the file's, the defaults', its own. */

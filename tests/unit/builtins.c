@@ -789,18 +789,19 @@ coll(enum wspx__ykind kind, unsigned line, unsigned col, size_t n, ...)
 	return c;
 }
 
-/* Check name's with and compare the errors with want, "L:C: msg" lines
- * joined. */
+/* Check name's with (the job's builtin: at 1:10) and compare the errors
+ * with want, "L:C: msg" lines joined. */
 static bool
 checks(const char *name, const struct wspx__ynode *with, const char *want)
 {
+	const struct wspx__ynode *at = str(1, 10, name);
 	char got[2048] = "";
 	struct wspx__diag d;
 	size_t i, n = 0;
 	bool same;
 
 	wspx__diag_init(&d, "jobs.yaml");
-	wspx__builtin_check(name, with, &d);
+	wspx__builtin_check(name, with, at, &d);
 	for (i = 0; i < d.n; i++)
 		n += (size_t)snprintf(got + n, sizeof(got) - n, "%u:%u: %s\n",
 		    d.v[i].line, d.v[i].col, d.v[i].msg);
@@ -818,15 +819,18 @@ test_check(void)
 	    coll(WSPX__YSEQ, 3, 11, 1, str(3, 13, "a"))),
 	    "3:5: unknown key 'fils' in with of sha256 (did you mean "
 	    "'files'?)\n3:5: missing key 'files' in with of sha256\n"));
-	CHECK(checks("echo", NULL, "0:0: missing key 'text' in with of "
-	    "echo\n"));
+	CHECK(checks("echo", NULL, "1:10: builtin echo needs with: text\n"));
+	CHECK(checks("copy", NULL, "1:10: builtin copy needs with: from\n"
+	    "1:10: builtin copy needs with: to\n"));
+	CHECK(checks("wait-for", NULL, "1:10: builtin wait-for needs with: "
+	    "path or port\n"));
 	CHECK(checks("echo", coll(WSPX__YMAP, 2, 3, 2, str(2, 3, "text"),
 	    coll(WSPX__YMAP, 3, 5, 2, str(3, 5, "a"), str(3, 8, "b"))),
 	    "3:5: 'text' in with of echo must be a string or a list of "
 	    "strings, not a mapping\n"));
 	CHECK(checks("echo", coll(WSPX__YSEQ, 2, 3, 0), "2:3: with of echo "
 	    "must be a mapping, not a list\n"));
-	CHECK(checks("echo", str(2, 3, ""), "0:0: missing key 'text' in with "
+	CHECK(checks("echo", str(2, 3, ""), "2:3: missing key 'text' in with "
 	    "of echo\n"));
 	CHECK(checks("sleep", coll(WSPX__YMAP, 4, 7, 2, str(4, 7, "duration"),
 	    str(4, 17, "2x")), "4:17: 'duration' in with of sleep: '2x' is "
