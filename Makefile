@@ -206,7 +206,7 @@ bench:
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
-	    $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(DATADIR)/bash-completion/completions \
 	    $(DESTDIR)$(DATADIR)/zsh/site-functions \
 	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d
@@ -220,6 +220,7 @@ install: all
 	    lib/wspx.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wspx.pc
 	cp -f man/wspx.1 $(DESTDIR)$(MANDIR)/man1/wspx.1
 	cp -f man/libwspx.3 $(DESTDIR)$(MANDIR)/man3/libwspx.3
+	cp -f man/wspx.5 $(DESTDIR)$(MANDIR)/man5/wspx.5
 	cp -f completions/wspx.bash \
 	    $(DESTDIR)$(DATADIR)/bash-completion/completions/wspx
 	cp -f completions/_wspx $(DESTDIR)$(DATADIR)/zsh/site-functions/_wspx
@@ -236,6 +237,7 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/wspx.pc \
 	    $(DESTDIR)$(MANDIR)/man1/wspx.1 \
 	    $(DESTDIR)$(MANDIR)/man3/libwspx.3 \
+	    $(DESTDIR)$(MANDIR)/man5/wspx.5 \
 	    $(DESTDIR)$(DATADIR)/bash-completion/completions/wspx \
 	    $(DESTDIR)$(DATADIR)/zsh/site-functions/_wspx \
 	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wspx.fish

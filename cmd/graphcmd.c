@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "template.h"
 #include "util.h"
@@ -47,7 +48,8 @@ outputval(struct graphrun *gr, const struct wspx__jfjob *jj,
 		    0)
 			continue;
 		n = &gr->jobs[jj->needs[i]];
-		for (o = 0; o < n->noutputs; o++)
+		/* (the last one written wins, as in GitHub Actions) */
+		for (o = n->noutputs; o-- > 0;)
 			if (strlen(n->outputs[o].key) == e->keylen &&
 			    memcmp(n->outputs[o].key, e->key, e->keylen) == 0)
 				return n->outputs[o].value;
@@ -217,6 +219,7 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	struct shell sh;
 	struct stat st;
 	char *line;
+	int rc;
 
 	jobshell(gr, jj, &sh);
 	if (jj->builtin != NULL) {	/* a dry run shows it */
@@ -238,12 +241,23 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	}
 	cmd->envp = j->envp;
 	cmd->dir = j->dir;
+	/* each attempt starts with no outputs */
+	if (j->outfile != NULL)
+		(void)unlink(j->outfile);
 	/* (the spawn's own error would blame the program) */
 	if (gr->c->dryrun)
 		return 0;
 	if (stat(j->dir, &st) != 0)
-		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+		rc = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		rc = -ENOTDIR;
+	else
+		return 0;
+	/* "cannot run CMD in dir DIR: reason": the directory is at fault */
+	free(j->cj.cmdtext);
+	j->cj.cmdtext = xmalloc(strlen(line) + strlen(j->dir) + 9);
+	sprintf(j->cj.cmdtext, "%s in dir %s", line, j->dir);
+	return rc;
 }
 
 void

@@ -60,8 +60,7 @@ skipreason(struct graphrun *gr, struct gjob *j, bool cancelled,
 
 	for (i = 0; i < jj->nneeds; i++) {
 		n = &gr->jobs[jj->needs[i]];
-		if (n->outcome == OUT_FAILED || (n->outcome == OUT_SKIPPED &&
-		    n->anyfail)) {
+		if (n->outcome == OUT_FAILED) {
 			bufprintf(b, "needs %s, which %s", gr->jf->jobs[
 			    jj->needs[i]].name, outcomes[n->outcome]);
 			return;
@@ -71,6 +70,8 @@ skipreason(struct graphrun *gr, struct gjob *j, bool cancelled,
 		bufadds(b, "the run was stopped");
 		return;
 	}
+	/* a need that did not succeed: skipped for a failure further up,
+	 * or by its own if */
 	for (i = 0; i < jj->nneeds; i++) {
 		n = &gr->jobs[jj->needs[i]];
 		if (n->outcome != OUT_OK && n->outcome != OUT_UPTODATE) {
@@ -92,6 +93,9 @@ skip(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	struct buf b = { NULL, 0, 0 };
 
 	j->outcome = cancelled ? OUT_CANCELLED : OUT_SKIPPED;
+	/* relaxed: a count (see stats.c) */
+	atomic_fetch_add_explicit(&gr->feed->stats->submitted, 1,
+	    memory_order_relaxed);
 	bufprintf(&b, "wspx: skipped %s: ", gr->jf->jobs[j->index].name);
 	skipreason(gr, j, cancelled, &b);
 	bufaddc(&b, '\n');
@@ -190,13 +194,20 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 	bool k, c = cancelled(gr);
 
 	needsstate(gr, j, &k);
+	/* (after a stop nothing starts; after a halt soon, the jobs whose
+	 * if allows it: the executor decides for commands, this for
+	 * builtins) */
 	if (!WSPX__IF_RUNS(jj->ifmask, j->anyfail, c, k) ||
-	    (c && !jj->ifalways)) {
+	    (c && !jj->ifalways) || (c && jj->builtin != NULL &&
+	    wspx__exec_stopped(gr->feed->x))) {
 		skip(gr, w, j, c);
 		return;
 	}
 	if (!gr->c->dryrun && graphstate_uptodate(gr, w, j)) {
 		j->outcome = OUT_UPTODATE;
+		/* relaxed: counts (see stats.c) */
+		atomic_fetch_add_explicit(&gr->feed->stats->submitted, 1,
+		    memory_order_relaxed);
 		stats_ended(gr->feed->stats, -1, false, true);
 		wspx__graph_done(gr->graph, w, i);
 		return;
@@ -215,7 +226,7 @@ over(struct wspx_worker *w, struct wspx_job *job)
 	struct gjob *j = wspx_container_of(job, struct gjob, over);
 	struct graphrun *gr = j->gr;
 
-	if (j->outcome == OUT_OK && !gr->c->dryrun)
+	if (j->outcome == OUT_OK && !j->failed && !gr->c->dryrun)
 		graphstate_record(gr, w, j);
 	givepool(gr, w, j);
 	graphcmd_free(j);
@@ -236,11 +247,11 @@ finished(void *ctx, struct cmdjob *cj)
 	if ((!r->started && r->error == -ECANCELED) || (r->started &&
 	    r->killsig != 0 && !r->timedout && !r->evicted && cancelled(gr)))
 		j->outcome = OUT_CANCELLED;
-	else if (wspx__exec_failed(r) && !gr->c->dryrun &&
+	else if ((j->failed = wspx__exec_failed(r) && !gr->c->dryrun) &&
 	    !gr->jf->jobs[j->index].continue_on_error)
 		j->outcome = OUT_FAILED;
 	else
-		j->outcome = OUT_OK;
+		j->outcome = OUT_OK;	/* (continue-on-error: as if it were) */
 	j->over.run = over;
 	/* The pool outlives the graph: injection cannot fail. */
 	if (wspx_pool_inject(gr->feed->pool, &j->over) != 0)
@@ -277,9 +288,9 @@ bdone(struct wspx_worker *w, struct wspx__bcall *c)
 	r->attempt = 1;
 	if (c->dirfd >= 0 && c->dirfd != gr->basefd)
 		close(c->dirfd);
-	wspx__output_close(gr->feed->out, j->oj);
+	/* (the executor closes the output after its report, which shows
+	 * the last lines of its stderr if it failed) */
 	j->oj = NULL;
-	j->cj.ej.opened = true;
 	wspx__exec_ranhere(gr->feed->x, &j->cj.ej);
 }
 
@@ -303,6 +314,8 @@ runbuiltin(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	if (wspx__output_open(gr->feed->out, j->cj.ej.seq, j->cj.ej.tag,
 	    &j->oj) != 0)
 		j->oj = NULL;
+	j->cj.ej.oj = j->oj;
+	j->cj.ej.opened = j->oj != NULL;
 	wspx__exec_startedhere(gr->feed->x, &j->cj.ej);
 	j->bc.name = jj->builtin;
 	j->bc.args = j->bargs;
@@ -315,6 +328,15 @@ runbuiltin(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	j->bc.stopping = &gr->stopping;
 	j->bc.write = bwrite;
 	j->bc.done = bdone;
+	if (j->bc.dirfd < 0) {		/* its dir: is not there */
+		bufprintf(&b, "wspx: %s: dir %s: %s\n", jj->name, j->dir,
+		    strerror(errno));
+		bwrite(&j->bc, 2, b.s, b.len);
+		free(b.s);
+		j->bc.status = 1;
+		bdone(w, &j->bc);
+		return;
+	}
 	wspx__builtin_run(w, &j->bc);
 }
 
@@ -333,15 +355,17 @@ launch(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 		sprintf(j->cj.tag, "%s\t", jj->name);
 		e->tag = j->cj.tag;
 	}
+	e->ignorefail = jj->continue_on_error;
 	if (jj->builtin != NULL && !gr->c->dryrun) {
 		runbuiltin(gr, w, j);
 		return;
 	}
-	e->timeout_ns = (int64_t)(jj->timeout * 1e9);
+	/* (a timeout: 0 of its own is none, whatever --timeout says) */
+	e->timeout_ns = jj->timeout < 0 ? 0 : jj->timeout == 0 ? INT64_MAX :
+	    (int64_t)(jj->timeout * 1e9);
 	e->ownretries = jj->retries >= 0;
 	e->retries = jj->retries >= 0 ? (unsigned)jj->retries : 0;
 	e->always = jj->ifalways;
-	j->cj.ignorefail = jj->continue_on_error;
 	wspx__exec_submit(gr->feed->x, &e, 1);
 }
 

@@ -43,6 +43,8 @@ struct gjob {
 	enum outcome outcome;		/* written before its graph_done */
 	bool anyfail;			/* it or a job it needs, or theirs,
 					 * failed */
+	bool failed;			/* it failed, continue-on-error or
+					 * not */
 	struct gjob *poolnext;		/* queued in its pool */
 	struct wspx__bcall bc;		/* a builtin's call */
 	struct wspx__barg *bargs;	/* its with:, expanded */

@@ -89,7 +89,8 @@ graphstate_open(struct graphrun *gr)
 		return;
 	path = statepath(gr);
 	if ((rc = wspx__state_open(&gr->state, path)) != 0) {
-		warn("%s: %s: every job runs", path, strerror(-rc));
+		warn("%s: %s: every job runs", path, rc == -EINVAL ? "not a "
+		    "state file of wspx (left as it is)" : strerror(-rc));
 		gr->state = NULL;
 	}
 	free(path);
@@ -177,8 +178,10 @@ graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
 	struct wspx__outjob *oj;
 	struct buf b = { NULL, 0, 0 };
 
+	/* (a job whose outputs others read runs to make them: they are not
+	 * kept with its state) */
 	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
-	    NULL) || gr->c->force)
+	    NULL) || gr->c->force || jj->outputs_used)
 		return false;
 	if (!digest(gr, w, j, now) || !wspx__state_lookup(gr->state, jj->name,
 	    then) || memcmp(now, then, sizeof(now)) != 0)

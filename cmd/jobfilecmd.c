@@ -67,8 +67,11 @@ load(struct wspx__jobfile *jf, const char *file)
 		fclose(f);
 	wspx__diag_sort(&d);
 	for (i = 0; i < d.n; i++)
-		fprintf(stderr, "%s:%u:%u: %s\n", file, d.v[i].line,
-		    d.v[i].col, d.v[i].msg);
+		if (d.v[i].line == 0)	/* the file as a whole */
+			fprintf(stderr, "wspx: %s: %s\n", file, d.v[i].msg);
+		else
+			fprintf(stderr, "%s:%u:%u: %s\n", file, d.v[i].line,
+			    d.v[i].col, d.v[i].msg);
 	if (d.nomem || rc == -ENOMEM)
 		fprintf(stderr, "wspx: %s: out of memory\n", file);
 	else if (rc != 0 && d.n == 0)
@@ -122,10 +125,12 @@ static void
 refuse(const struct config *c)
 {
 	const char *what = c->nsrc > 0 ? "input sources (-a, :::, ::::)" :
-	    c->plain != NULL ? "-I" : c->hascolsep ? "--colsep" :
+	    c->plain != NULL ? "-I and -i" : c->hascolsep ? "--colsep" :
 	    c->maxargs != 1 ? "-n" : c->quote ? "-q" : c->skipblank ? "-r" :
 	    c->resume != RESUME_NONE ? "--resume and its kin" : c->results !=
-	    NULL ? "--results" : c->trimset ? "--trim" : NULL;
+	    NULL ? "--results" : c->trimset ? "--trim" : c->delim != '\n' ?
+	    "-0 and -d" : c->tagstring != NULL ? "--tagstring (--tag tags "
+	    "with the job's name)" : c->total >= 0 ? "--total" : NULL;
 
 	if (what == NULL)
 		return;
@@ -142,6 +147,13 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 	int status = 0;
 
 	refuse(c);
+	for (i = 0; i < n; i++)
+		if (strcmp(words[i], ":::") == 0 || strcmp(words[i], "::::") ==
+		    0) {
+			fprintf(stderr, "wspx: input sources (%s): not for a "
+			    "job file (see wspx(1))\n", words[i]);
+			exit(EXIT_USAGE);
+		}
 	if (strcmp(cmd, "run") != 0 && n > 1) {
 		fprintf(stderr, "wspx: %s takes one job file (see wspx "
 		    "--help)\n", cmd);

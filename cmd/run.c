@@ -145,7 +145,7 @@ countend(struct run *r, struct cmdjob *j)
 	const struct wspx__result *res = &j->ej.result;
 	bool skipped = !res->started && res->error == -ECANCELED;
 	bool failed = !r->c->dryrun && wspx__exec_failed(res) &&
-	    !j->ignorefail;
+	    !j->ej.ignorefail;
 
 	stats_ended(&r->stats, res->started ? res->runtime_ns : -1, failed,
 	    skipped);

@@ -89,8 +89,6 @@ struct cmdjob {
 	char *tag;		/* the tag, or NULL */
 	char *cmdtext;		/* the command, for error messages */
 	bool nobash;		/* its exported function has no bash */
-	bool ignorefail;	/* its failure does not count in the exit
-				 * status (continue-on-error) */
 };
 
 /* What a front end other than the input's gives the run: its jobs. */

@@ -5,65 +5,26 @@
 # after -a, --shell, --metrics, --events and --joblog, directories after
 # --tmpdir and --results, the main policies after --halt, nothing after
 # the other options that take a value (numbers, sizes, durations), and
-# command names.
+# command names and the commands for job files: run, check, list, graph.
+# After one of those: the options again, then a job file (*.yml,
+# *.yaml), and after `run FILE` the names of its jobs, as
+# `wspx list FILE` prints them.
 # From COMMAND on: the completion of COMMAND itself when bash-completion
 # is loaded, else file names.
 
-_wspx()
+# Skip the options from word $1 on, with their values, as _wspx's locals:
+# i is where that stopped, cmd the first word that is not an option (or
+# the word after --), or 0 if there is none before the current word, and
+# dashes 1 if -- came before it.
+_wspx_skipopts()
 {
-	# Every option, as `wspx --help` lists them (tests/cli/docs.bats
-	# checks these lists against it); then those that take a value,
-	# those whose value is a file, and the values of --halt.
-	local opts='-a --arg-file --argfile -0 --null -d --delimiter
-	    -C --colsep --col-sep --trim -n --max-args --maxargs
-	    -r --no-run-if-empty --norunifempty -I -i --replace --shell
-	    -q --quote -j --jobs -P --max-procs --maxprocs --group
-	    --line-buffer --line-buffered --linebuffer --linebuffered --lb
-	    -u --ungroup -k --keep-order --keeporder --tag --tagstring
-	    --tag-string --dry-run --dryrun --dr -v -t --verbose
-	    --tmpdir --tempdir --term-timeout --no-status --progress
-	    --progress-interval --total --total-jobs --totaljobs --stats
-	    --metrics --events --joblog --jl --resume --resume-failed
-	    --retry-failed --retries --retry-delay --timeout --halt
-	    --halt-on-error --delay --results --res --memfree --load
-	    --jobserver --eta --bar --will-cite --willcite --nn --nonotice
-	    --no-notice -V --version -h --help'
-	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
-	    --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs
-	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
-	    --tempdir --term-timeout --progress-interval --total
-	    --total-jobs --totaljobs --metrics --events --joblog --jl
-	    --retries --retry-delay --timeout --halt --halt-on-error --delay
-	    --results --res --memfree --load'
-	local fileopts='-a --arg-file --argfile --shell --metrics --events
-	    --joblog --jl'
-	local diropts='--tmpdir --tempdir --results --res'
-	local haltopts='--halt --halt-on-error'
-	local halts='never now,fail=1 soon,fail=1 now,success=1
-	    soon,success=1 now,done=1 soon,done=1'
-	local cur i k w cmd=0 needs=
+	local w k
 
-	argopts=" $(printf '%s ' $argopts)"
-	fileopts=" $(printf '%s ' $fileopts)"
-	diropts=" $diropts "
-	haltopts=" $haltopts "
-	COMPREPLY=()
-	cur=${COMP_WORDS[COMP_CWORD]}
-
-	# --opt=value: bash splits it at '=' (COMP_WORDBREAKS).
-	if [[ $cur == = ]]; then
-		needs=${COMP_WORDS[COMP_CWORD-1]}
-		cur=
-	elif ((COMP_CWORD >= 2)) && [[ ${COMP_WORDS[COMP_CWORD-1]} == = ]]
-	then
-		needs=${COMP_WORDS[COMP_CWORD-2]}
-	fi
-
-	# Find where COMMAND starts: after the options and their values.
-	for ((i = 1; i < COMP_CWORD; i++)); do
+	cmd=0 dashes=0
+	for ((i = $1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		if [[ $w == -- ]]; then
-			cmd=$((i + 1))
+			cmd=$((i + 1)) dashes=1
 			break
 		elif [[ ${COMP_WORDS[i+1]} == = ]]; then
 			continue	# --opt=value, split by bash at '='
@@ -86,34 +47,144 @@ _wspx()
 			break
 		fi
 	done
+}
+
+# The current word is among the options: complete an option's value or an
+# option and return 0, or return 1 if it is the first word that is not an
+# option.
+_wspx_option()
+{
+	if [[ -z $needs ]] && ((i > COMP_CWORD)); then
+		needs=${COMP_WORDS[COMP_CWORD-1]}
+		[[ $needs == -[!-]* ]] && needs=-${needs: -1}
+	fi
+	if [[ -n $needs ]]; then
+		if [[ $fileopts == *" $needs "* ]]; then
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+		elif [[ $diropts == *" $needs "* ]]; then
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -d -- "$cur"))
+		elif [[ $haltopts == *" $needs "* ]]; then
+			COMPREPLY=($(compgen -W "$halts" -- "$cur"))
+		fi
+		return 0	# a number or a string: nothing to offer
+	fi
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return 0
+	fi
+	return 1
+}
+
+# After the command for job files at word $1: the options, then the job
+# file, then for run the jobs of that file, quoted as file names are (a
+# leg's name has '=', at which bash splits the word: only what follows
+# the last one is put in).
+_wspx_jobfile()
+{
+	local file word pre n
+	local -a names
+
+	_wspx_skipopts $(($1 + 1))
 	if ((i >= COMP_CWORD && cmd == 0)); then
-		if [[ -z $needs ]] && ((i > COMP_CWORD)); then
-			needs=${COMP_WORDS[COMP_CWORD-1]}
-			[[ $needs == -[!-]* ]] && needs=-${needs: -1}
-		fi
-		if [[ -n $needs ]]; then
-			if [[ $fileopts == *" $needs "* ]]; then
-				compopt -o filenames 2>/dev/null
-				COMPREPLY=($(compgen -f -- "$cur"))
-			elif [[ $diropts == *" $needs "* ]]; then
-				compopt -o filenames 2>/dev/null
-				COMPREPLY=($(compgen -d -- "$cur"))
-			elif [[ $haltopts == *" $needs "* ]]; then
-				COMPREPLY=($(compgen -W "$halts" -- "$cur"))
-			fi
-			return 0	# a number or a string: nothing to offer
-		fi
-		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-			return 0
-		fi
+		_wspx_option && return 0
+		cmd=$COMP_CWORD
+	fi
+	if ((cmd == COMP_CWORD)); then
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -f -X '!*.yml' -- "$cur")
+		    $(compgen -f -X '!*.yaml' -- "$cur")
+		    $(compgen -d -- "$cur"))
+		return 0
+	fi
+	file=${COMP_WORDS[cmd]}
+	[[ ${COMP_WORDS[$1]} == run && $file != - ]] || return 0
+	[[ $file == \~/* ]] && file=$HOME/${file#\~/}
+	word=${COMP_LINE:0:COMP_POINT}
+	word=${word##*[[:space:]]}
+	word=${word//\\/}
+	pre=
+	[[ $word == *[=:]* ]] && pre=${word%"${word##*[=:]}"}
+	mapfile -t names < <(wspx list "$file" 2>/dev/null </dev/null)
+	compopt -o filenames 2>/dev/null
+	for n in "${names[@]}"; do
+		[[ $n == "$word"* ]] && COMPREPLY+=("${n#"$pre"}")
+	done
+}
+
+_wspx()
+{
+	# Every option, as `wspx --help` lists them (tests/cli/docs.bats
+	# checks these lists against it); then those that take a value,
+	# those whose value is a file, and the values of --halt.
+	local opts='-a --arg-file --argfile -0 --null -d --delimiter
+	    -C --colsep --col-sep --trim -n --max-args --maxargs
+	    -r --no-run-if-empty --norunifempty -I -i --replace --shell
+	    -q --quote -j --jobs -P --max-procs --maxprocs --group
+	    --line-buffer --line-buffered --linebuffer --linebuffered --lb
+	    -u --ungroup -k --keep-order --keeporder --tag --tagstring
+	    --tag-string --dry-run --dryrun --dr -v -t --verbose
+	    --tmpdir --tempdir --term-timeout --no-status --progress
+	    --progress-interval --total --total-jobs --totaljobs --stats
+	    --metrics --events --joblog --jl --resume --resume-failed
+	    --retry-failed --retries --retry-delay --timeout --halt
+	    --halt-on-error --delay --results --res --memfree --load
+	    --jobserver --force --eta --bar --will-cite --willcite --nn
+	    --nonotice --no-notice -V --version -h --help'
+	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
+	    --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs
+	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
+	    --tempdir --term-timeout --progress-interval --total
+	    --total-jobs --totaljobs --metrics --events --joblog --jl
+	    --retries --retry-delay --timeout --halt --halt-on-error --delay
+	    --results --res --memfree --load'
+	local fileopts='-a --arg-file --argfile --shell --metrics --events
+	    --joblog --jl'
+	local diropts='--tmpdir --tempdir --results --res'
+	local haltopts='--halt --halt-on-error'
+	local halts='never now,fail=1 soon,fail=1 now,success=1
+	    soon,success=1 now,done=1 soon,done=1'
+	local jobcmds='run check list graph'
+	local cur i cmd=0 dashes=0 needs=
+
+	argopts=" $(printf '%s ' $argopts)"
+	fileopts=" $(printf '%s ' $fileopts)"
+	diropts=" $diropts "
+	haltopts=" $haltopts "
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+
+	# --opt=value: bash splits it at '=' (COMP_WORDBREAKS).
+	if [[ $cur == = ]]; then
+		needs=${COMP_WORDS[COMP_CWORD-1]}
+		cur=
+	elif ((COMP_CWORD >= 2)) && [[ ${COMP_WORDS[COMP_CWORD-1]} == = ]]
+	then
+		needs=${COMP_WORDS[COMP_CWORD-2]}
+	fi
+
+	# Find where COMMAND starts: after the options and their values.
+	_wspx_skipopts 1
+	if ((i >= COMP_CWORD && cmd == 0)); then
+		_wspx_option && return 0
 		cmd=$COMP_CWORD
 	fi
 
 	if ((cmd == COMP_CWORD)); then
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -c -- "$cur"))
+		((dashes)) || COMPREPLY+=($(compgen -W "$jobcmds" -- "$cur"))
 		return 0
+	fi
+	# run, check, list and graph, unless -- came first
+	if ((!dashes)); then
+		case ${COMP_WORDS[cmd]} in
+		run|check|list|graph)
+			_wspx_jobfile "$cmd"
+			return 0
+			;;
+		esac
 	fi
 	# After ::: or ::::, arguments and input files are usually files.
 	for ((i = cmd; i < COMP_CWORD; i++)); do

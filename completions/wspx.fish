@@ -5,7 +5,10 @@
 # (tests/cli/docs.bats checks them against `wspx --help`), files after -a,
 # --shell, --metrics, --events and --joblog, directories after --tmpdir
 # and --results, the main policies after --halt, nothing after the other
-# options that take a value (-x), and command names.  From COMMAND on:
+# options that take a value (-x), and command names and the commands for
+# job files (run, check, list, graph).  After one of those: the options
+# again, then a job file (*.yml, *.yaml), and after `run FILE` the names
+# of its jobs, as `wspx list FILE` prints them.  From COMMAND on:
 # COMMAND's own completion.
 
 # The options that take a value, as separate words on the command line.
@@ -19,40 +22,98 @@ function __wspx_value_options
         --results --res --memfree --load
 end
 
-# Whether the command line has not reached COMMAND yet.
-function __wspx_before_command
+# Where the command line is: "options" (before COMMAND), "value" (after
+# an option that takes a value), "command" (COMMAND's arguments, or
+# COMMAND after --); after a command for job files, "file" (before its
+# file), "jobvalue" (after an option there), then "jobs" and the file
+# (after `run FILE`) or "done" (after the file of check, list or graph).
+function __wspx_state
     set -l valopts (__wspx_value_options)
     set -l tokens (commandline -opc)
     set -e tokens[1]
     set -l skip 0
+    set -l jobcmd
+    set -l dashes 0
     for t in $tokens
         if test $skip -eq 1
             set skip 0
             continue
         end
-        switch $t
-            case --
-                return 1
-            case '--*=*'
-            case '--*'
-                contains -- $t $valopts; and set skip 1
-            case '-?*'
-                # a bundle (-kv, -j4, -kj 4): its first option that
-                # takes a value takes the rest of it, or the next word
-                for c in (string split '' -- (string sub -s 2 -- $t))
-                    # -i's value, if any, is the rest of the word
-                    test $c = i; and break
-                    if contains -- -$c $valopts
-                        test -z (string split -m1 -- $c (string sub -s 2 -- $t))[2]
-                        and set skip 1
-                        break
+        set -l option 1
+        if test $dashes -eq 1
+            set option 0
+        else
+            switch $t
+                case --
+                    # after it, COMMAND; after a command for job files,
+                    # the file
+                    if test -z "$jobcmd"
+                        echo command
+                        return
                     end
-                end
-            case '*'
-                return 1
+                    set dashes 1
+                case '--*=*'
+                case '--*'
+                    contains -- $t $valopts; and set skip 1
+                case '-?*'
+                    # a bundle (-kv, -j4, -kj 4): its first option that
+                    # takes a value takes the rest of it, or the next word
+                    for c in (string split '' -- (string sub -s 2 -- $t))
+                        # -i's value, if any, is the rest of the word
+                        test $c = i; and break
+                        if contains -- -$c $valopts
+                            test -z (string split -m1 -- $c (string sub -s 2 -- $t))[2]
+                            and set skip 1
+                            break
+                        end
+                    end
+                case '*'
+                    set option 0
+            end
         end
+        test $option -eq 1; and continue
+        if test -n "$jobcmd"
+            # the job file
+            if test $jobcmd = run
+                printf '%s\n' jobs $t
+            else
+                echo done
+            end
+            return
+        end
+        if not contains -- $t run check list graph
+            echo command
+            return
+        end
+        set jobcmd $t
     end
-    return 0
+    if test -z "$jobcmd"
+        test $skip -eq 1; and echo value; or echo options
+    else
+        test $skip -eq 1; and echo jobvalue; or echo file
+    end
+end
+
+# Whether the command line has not reached COMMAND, or the file of a
+# command for job files, yet: where options go.
+function __wspx_before_command
+    contains -- (__wspx_state)[1] options value file jobvalue
+end
+
+# The job files (*.yml, *.yaml) and the directories that the current
+# word begins.
+function __wspx_job_files
+    set -l word (commandline -ct)
+    set -l files $word*.yml $word*.yaml $word*/
+    printf '%s\n' $files
+end
+
+# The jobs of the file of `run FILE`.
+function __wspx_jobs
+    set -l state (__wspx_state)
+    test "$state[1]" = jobs; and test "$state[2]" != -
+    or return
+    wspx list (string replace -r '^~/' ~/ -- $state[2]) 2>/dev/null </dev/null
 end
 
 complete -c wspx -f
@@ -119,6 +180,7 @@ complete -c wspx -n __wspx_before_command -l res -x -a "(__fish_complete_directo
 complete -c wspx -n __wspx_before_command -l memfree -x -d "Start no job while less than SIZE is available (500M, 1.5G)"
 complete -c wspx -n __wspx_before_command -l load -x -d "Start no job while the load average is N (or N% of the CPUs) or more"
 complete -c wspx -n __wspx_before_command -l jobserver -d "Share -j with the jobs' make through a jobserver (MAKEFLAGS)"
+complete -c wspx -n __wspx_before_command -l force -d "wspx run: run the jobs that are up to date too"
 complete -c wspx -n __wspx_before_command -l eta -d "Show progress and ETA: the status line, or --progress lines"
 complete -c wspx -n __wspx_before_command -l bar -d "Show progress and ETA: the status line, or --progress lines"
 complete -c wspx -n __wspx_before_command -l will-cite -d "No effect (for GNU parallel command lines)"
@@ -129,5 +191,13 @@ complete -c wspx -n __wspx_before_command -l no-notice -d "No effect (for GNU pa
 complete -c wspx -n __wspx_before_command -s V -l version -d "Print the version and exit"
 complete -c wspx -n __wspx_before_command -s h -l help -d "Print the help and exit"
 
+# The commands for job files, then a job file, then for run its jobs.
+complete -c wspx -n 'test (__wspx_state)[1] = options' -a run -d "Run the jobs of a job file (wspx(5))"
+complete -c wspx -n 'test (__wspx_state)[1] = options' -a check -d "Read and check a job file"
+complete -c wspx -n 'test (__wspx_state)[1] = options' -a list -d "Print the names of the jobs of a job file"
+complete -c wspx -n 'test (__wspx_state)[1] = options' -a graph -d "Print a job file as a dot digraph"
+complete -c wspx -n 'test (__wspx_state)[1] = file' -a "(__wspx_job_files)"
+complete -c wspx -n 'test (__wspx_state)[1] = jobs' -a "(__wspx_jobs)"
+
 # COMMAND, then its arguments with its own completion.
-complete -c wspx -x -a "(__fish_complete_subcommand (__wspx_value_options))"
+complete -c wspx -n 'not contains -- (__wspx_state)[1] file jobvalue jobs done' -x -a "(__fish_complete_subcommand (__wspx_value_options))"

@@ -128,8 +128,10 @@ int wspx__exec_startwatchdog(struct wspx__exec *x);
  * runs. */
 void wspx__exec_halt(struct wspx__exec *x);
 
-/* Count the end of a job that ran or could not start.  Returns whether
- * the run must halt now. */
-bool wspx__exec_countend(struct wspx__exec *x, const struct wspx__result *r);
+/* Count the end of a job that ran or could not start (a failure counts
+ * as a success with ignorefail).  Returns whether the run must halt
+ * now. */
+bool wspx__exec_countend(struct wspx__exec *x, const struct wspx__result *r,
+    bool ignorefail);
 
 #endif /* WSPX_EXEC_H */

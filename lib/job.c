@@ -234,7 +234,8 @@ complete(struct wspx__execjob *job)
 
 	if (!job->opened)
 		skipoutput(x, job);
-	if ((r->started || r->error != -ECANCELED) && wspx__exec_countend(x, r)) {
+	if ((r->started || r->error != -ECANCELED) && wspx__exec_countend(x, r,
+	    job->ignorefail)) {
 		if (x->o.ops->halted != NULL)
 			x->o.ops->halted(x->o.ctx, job);
 		wspx__exec_halt(x);
@@ -637,6 +638,12 @@ wspx__exec_halting(struct wspx__exec *x)
 	return wspx__exec_stopping(x);
 }
 
+bool
+wspx__exec_stopped(struct wspx__exec *x)
+{
+	return wspx__exec_signalled(x);
+}
+
 void
 wspx__exec_startedhere(struct wspx__exec *x, struct wspx__execjob *job)
 {
@@ -653,12 +660,12 @@ wspx__exec_ranhere(struct wspx__exec *x, struct wspx__execjob *job)
 	const struct wspx__result *r = &job->result;
 
 	job->x = x;
-	job->oj = NULL;
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	x->inflight++;
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	if (r->started || r->error != -ECANCELED)
 		x->o.ops->ended(x->o.ctx, job);
+	closeoutput(x, job);
 	complete(job);
 }
 

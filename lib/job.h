@@ -74,6 +74,9 @@ struct wspx__execjob {
 	bool always;			/* it starts even after a halt soon
 					 * (not after a stop by a signal or a
 					 * halt now) */
+	bool ignorefail;		/* its failure counts as a success
+					 * for the halt policy (and the
+					 * caller's exit status) */
 	struct wspx__result result;
 	bool opened;			/* its output was opened */
 	struct wspx__outjob *oj;	/* its output while open, or NULL */
@@ -223,8 +226,8 @@ size_t wspx__exec_errtail(struct wspx__exec *x, struct wspx__execjob *job,
 /* A job that the caller ran itself, in the process (a builtin), with its
  * result set (started, status as a wait status, times, attempt): count
  * it for the halt policy, then call ended and finished as for a job that
- * ran.  Its output is the caller's, opened and closed by it (opened set),
- * or never opened.  Any thread, job not submitted. */
+ * ran.  Its output, opened by the caller (oj, with opened set) or NULL,
+ * is closed here after ended.  Any thread, job not submitted. */
 void wspx__exec_ranhere(struct wspx__exec *x, struct wspx__execjob *job);
 
 /* The caller starts a job itself, in the process (a builtin): call
@@ -235,6 +238,10 @@ void wspx__exec_startedhere(struct wspx__exec *x,
 /* Whether the run starts no more jobs: stopped, or halting (soon or now);
  * any thread. */
 bool wspx__exec_halting(struct wspx__exec *x);
+
+/* Whether the run was stopped by a signal or a halt now: not even the
+ * jobs that start after a halt soon start.  Any thread. */
+bool wspx__exec_stopped(struct wspx__exec *x);
 
 /* Jobs submitted and not yet finished; any thread. */
 size_t wspx__exec_inflight(struct wspx__exec *x);

@@ -73,6 +73,7 @@ pick(const struct names *t, const struct wspx__ynode *need, size_t *out,
 	const char *s = need->str, *br = memchr(s, '[', need->len);
 	size_t n = br != NULL ? (size_t)(br - s) : need->len, i;
 	const struct wspx__jfproto *p = names_get(t, s, n);
+	size_t unknown = 0;
 	long k = 0;
 	int m;
 
@@ -86,21 +87,22 @@ pick(const struct names *t, const struct wspx__ynode *need, size_t *out,
 			out[k++] = p->first + i;
 		return k;
 	}
+	/* (a key that only some legs have, from an include, is not in the
+	 * others: only a key in no leg makes the name wrong) */
 	for (i = 0; i < p->nlegs; i++) {
 		m = p->legs == NULL || s[need->len - 1] != ']' ? -1 :
 		    wspx__matrix_match(&p->legs[i], br + 1, need->len - n - 2);
-		if (m < 0)
-			break;
+		unknown += m < 0;
 		if (m > 0)
 			out[k++] = p->first + i;
 	}
-	if (i < p->nlegs || k == 0)
+	if (k == 0)
 		wspx__diag_add(d, need->line, need->col, "needs '%s', and %s",
-		    s, p->legs == NULL ? "that job has no matrix" : i <
+		    s, p->legs == NULL ? "that job has no matrix" : unknown ==
 		    p->nlegs ? "that is not a leg of its matrix (write "
 		    "job[key=value,...] with keys of the matrix)" :
 		    "no leg of its matrix has those values");
-	return i < p->nlegs || k == 0 ? -1 : k;
+	return k == 0 ? -1 : k;
 }
 
 static int
@@ -195,14 +197,14 @@ needsjob(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 	return false;
 }
 
-/* Whether the jobs named name[0..n) among j's needs declare output key
- * (or declare none). */
+/* Whether the jobs named by e among j's needs declare its output key
+ * (or declare none); they are marked as read. */
 static bool
-declared(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
+declared(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
     const struct wspx__jfexpr *e)
 {
-	const struct wspx__jfjob *n;
-	const struct wspx__ynode *o, *one;
+	struct wspx__jfjob *n;
+	const struct wspx__ynode *o = NULL, *one;
 	size_t i, k;
 
 	for (i = 0; i < j->nneeds; i++) {
@@ -210,26 +212,45 @@ declared(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 		if (n->key->len != e->joblen || memcmp(n->key->str, e->job,
 		    e->joblen) != 0)
 			continue;
-		if ((o = n->outputs) == NULL)
-			return true;
-		for (k = 0; k < (o->kind == WSPX__YSEQ ? o->n : 1); k++) {
-			one = o->kind == WSPX__YSEQ ? o->items[k] : o;
-			if (one->len == e->keylen && memcmp(one->str, e->key,
-			    e->keylen) == 0)
-				return true;
-		}
-		return false;
+		n->outputs_used = true;
+		o = n->outputs;		/* (the same for all its legs) */
 	}
-	return true;
+	for (k = 0; o != NULL && k < (o->kind == WSPX__YSEQ ? o->n : 1); k++) {
+		one = o->kind == WSPX__YSEQ ? o->items[k] : o;
+		if (one->len == e->keylen && memcmp(one->str, e->key,
+		    e->keylen) == 0)
+			return true;
+	}
+	return o == NULL;
+}
+
+/* Whether a leg of j's job has the matrix key k[0..n): a key that an
+ * include gives some legs is empty in the others, as in GitHub Actions.
+ * The legs of a job are next to each other in jf->jobs. */
+static bool
+anyleg(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
+    const char *k, size_t n)
+{
+	const struct wspx__jfjob *l = j;
+	size_t i;
+
+	while (l > jf->jobs && l[-1].key == j->key)
+		l--;
+	for (; l < jf->jobs + jf->njobs && l->key == j->key; l++)
+		for (i = 0; i < l->nmatrix; i++)
+			if (strlen(l->mkeys[i]) == n && memcmp(l->mkeys[i], k,
+			    n) == 0)
+				return true;
+	return false;
 }
 
 /* Check the expressions of the scalar v, in job j. */
 static void
-exprs(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
+exprs(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
     const struct wspx__ynode *v, struct wspx__diag *d)
 {
 	struct wspx__jfexpr e;
-	size_t pos = 0, i;
+	size_t pos = 0;
 	int r;
 
 	while ((r = wspx__jobfile_next(v->str, v->len, &pos, &e)) != 0) {
@@ -242,11 +263,7 @@ exprs(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 			continue;
 		}
 		if (e.matrix) {
-			for (i = 0; i < j->nmatrix && (strlen(j->mkeys[i]) !=
-			    e.keylen || memcmp(j->mkeys[i], e.key, e.keylen)
-			    != 0); i++)
-				;
-			if (i == j->nmatrix)
+			if (!anyleg(jf, j, e.key, e.keylen))
 				wspx__diag_add(d, v->line, v->col, "matrix.%.*s: "
 				    "job '%s' has no matrix key '%.*s'",
 				    (int)e.keylen, e.key, j->name,
@@ -266,7 +283,7 @@ exprs(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 /* The scalars of v (a scalar, or a list or mapping of them, as in
  * with:). */
 static void
-exprsall(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
+exprsall(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
     const struct wspx__ynode *v, struct wspx__diag *d)
 {
 	size_t i;
@@ -296,6 +313,8 @@ wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d)
 		exprsall(jf, j, j->run, d);
 		exprsall(jf, j, j->dir, d);
 		exprsall(jf, j, j->with, d);
+		exprsall(jf, j, j->sources, d);
+		exprsall(jf, j, j->generates, d);
 		for (k = 0; k < j->nenv; k++)
 			exprs(jf, j, j->env[k].value, d);
 	}

@@ -191,6 +191,22 @@ wantduration(const struct wspx__ynode *v, const char *what, double *out,
 	return false;
 }
 
+/* Whether s[0..n) is a name for an environment variable, as the shells
+ * take them: letters, digits and '_', not starting with a digit. */
+static bool
+envname(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <=
+		    'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
 /* A mapping of names to scalars, as env: is. */
 static bool
 wantenv(const struct wspx__ynode *v, struct wspx__diag *d)
@@ -203,8 +219,7 @@ wantenv(const struct wspx__ynode *v, struct wspx__diag *d)
 		return false;
 	for (i = 0; i < v->n; i++) {
 		k = v->items[2 * i];
-		if (k->len == 0 || strcspn(k->str, "=") != k->len ||
-		    (k->str[0] >= '0' && k->str[0] <= '9')) {
+		if (!envname(k->str, k->len)) {
 			wspx__diag_add(d, k->line, k->col, "'%s' is not a "
 			    "name for an environment variable", k->str);
 			ok = false;
@@ -355,10 +370,12 @@ checkaction(const struct wspx__ynode *k, const struct wspx__ynode *m,
 	const char *near;
 	size_t n;
 
-	if (j->run != NULL && b != NULL)
+	const struct wspx__ynode *r = get(m, "run"), *t;
+
+	if (r != NULL && b != NULL)
 		wspx__diag_add(d, b->line, b->col, "a job has run or builtin, "
 		    "not both");
-	else if (j->run == NULL && b == NULL)
+	else if (r == NULL && b == NULL)
 		wspx__diag_add(d, k->line, k->col, "job '%s' has neither run "
 		    "nor builtin (builtin: noop makes a group)", k->str);
 	else if (j->with != NULL && b == NULL)
@@ -366,6 +383,13 @@ checkaction(const struct wspx__ynode *k, const struct wspx__ynode *m,
 		    "a builtin, and job '%s' has none", k->str);
 	if (j->builtin == NULL)
 		return;
+	/* (a builtin runs once, in the process: nothing to time out or
+	 * retry; wait-for has a timeout of its own) */
+	if ((t = get(m, "timeout")) != NULL || (t = get(m, "retries")) !=
+	    NULL)
+		wspx__diag_add(d, t->line, t->col, "%s is for commands, not "
+		    "builtins", get(m, "timeout") != NULL ? "timeout" :
+		    "retries");
 	if (!wspx__builtin_exists(j->builtin)) {
 		names = wspx__builtin_names(&n);
 		near = wspx__diag_nearest(j->builtin, names, n);
@@ -534,7 +558,7 @@ int
 wspx__jobfile_read(struct wspx__jobfile *jf, FILE *f, struct wspx__diag *d)
 {
 	const struct wspx__ynode *root, *v;
-	struct defaults df = { NULL, NULL, NULL, NULL, 0, -1 };
+	struct defaults df = { NULL, NULL, NULL, NULL, -1, -1 };
 	int rc;
 
 	memset(jf, 0, sizeof(*jf));
@@ -584,7 +608,7 @@ wspx__jobfile_find(const struct wspx__jobfile *jf, const char *name,
 	size_t n = br != NULL ? (size_t)(br - name) : strlen(name), i;
 	const struct wspx__jfjob *j;
 	struct wspx__leg l;
-	long k = 0;
+	long k = 0, bad = 0;
 	int m;
 
 	if (br != NULL && name[strlen(name) - 1] != ']')
@@ -598,12 +622,11 @@ wspx__jobfile_find(const struct wspx__jobfile *jf, const char *name,
 		l.n = j->nmatrix;
 		m = br == NULL ? 1 : j->nmatrix == 0 ? -1 :
 		    wspx__matrix_match(&l, br + 1, strlen(br) - 2);
-		if (m < 0)
-			return -1;
+		bad += m < 0;
 		if (m > 0) {
 			found(ctx, i);
 			k++;
 		}
 	}
-	return k;
+	return k == 0 && bad > 0 ? -1 : k;
 }

@@ -57,7 +57,7 @@ struct wspx__jfjob {
 	const struct wspx__ynode *dir;	/* its dir (or the defaults'), or
 					 * NULL */
 	const char *shell;		/* its shell, or NULL: the run's */
-	double timeout;			/* seconds; 0: the run's */
+	double timeout;			/* seconds; 0: none; < 0: the run's */
 	int retries;			/* -1: the run's */
 	int pool;			/* index in pools, or -1 */
 	unsigned ifmask;		/* see WSPX__IF_RUNS */
@@ -74,6 +74,8 @@ struct wspx__jfjob {
 	const struct wspx__ynode *outputs;	/* the names of its outputs
 						 * it declares (a list), or
 						 * NULL: any */
+	bool outputs_used;		/* a job reads its outputs: it runs even
+					 * when up to date, to make them */
 };
 
 /* A pool of the file: at most depth of its jobs run at once. */

@@ -51,9 +51,10 @@ halting(struct wspx__exec *x, const struct wspx__result *r)
  * policy and the timeout in percent.  Returns whether the run must halt
  * now. */
 bool
-wspx__exec_countend(struct wspx__exec *x, const struct wspx__result *r)
+wspx__exec_countend(struct wspx__exec *x, const struct wspx__result *r,
+    bool ignorefail)
 {
-	bool failed = wspx__exec_failed(r), met;
+	bool failed = wspx__exec_failed(r) && !ignorefail, met;
 	int64_t limit;
 
 	/* Nobody reads the counts: spare every job's end a lock. */

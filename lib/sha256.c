@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define CHUNK	(64 * 1024)	/* bytes per read(2) of a file */
@@ -171,16 +172,27 @@ wspx__sha256_file(int dirfd, const char *path, unsigned char out[32])
 {
 	struct wspx__sha256 c;
 	unsigned char *buf;
+	struct stat st;
 	ssize_t r;
 	int fd, rc = 0;
 
 	/* From the heap: a pool worker's stack may be small. */
 	if ((buf = malloc(CHUNK)) == NULL)
 		return -ENOMEM;
-	if ((fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC)) < 0) {
+	/* O_NONBLOCK: a FIFO must not hold the worker until a writer comes
+	 * (it is refused below, as every file that is not a regular one) */
+	if ((fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) <
+	    0 || fstat(fd, &st) != 0) {
 		rc = -errno;
+		if (fd >= 0)
+			close(fd);
 		free(buf);
 		return rc;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		free(buf);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	wspx__sha256_init(&c);
 	while ((r = read(fd, buf, CHUNK)) != 0) {

@@ -442,3 +442,135 @@ Y
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"skipped onstop: its if: is false"* ]]
 }
+
+@test "continue-on-error: a builtin's failure is ignored too; no halt; its state is not kept" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  b: {builtin: copy, with: {from: nosuch, to: x}, continue-on-error: true}
+  c: {run: "echo c", needs: [b]}
+  flaky:
+    run: "echo ran >> count; exit 1"
+    sources: [jobs.yaml]
+    continue-on-error: true
+Y
+	run "$WSPX" run --halt now,fail=1 jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *c* ]]
+	run "$WSPX" run jobs.yaml
+	[ "$(wc -l < count)" -eq 2 ]
+}
+
+@test "outputs: the last value written wins, each attempt starts afresh, an up-to-date job that others read runs" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  v:
+    run: |
+      echo k=first >> "$WSPX_OUTPUT"; echo k=last >> "$WSPX_OUTPUT"
+      test -e once || { echo bad=stale >> "$WSPX_OUTPUT"; touch once; exit 1; }
+    retries: 1
+    sources: [jobs.yaml]
+  use: {run: "echo k=${{ needs.v.outputs.k }} bad=${{ needs.v.outputs.bad }}", needs: [v]}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"k=last bad="* ]]
+	[[ "$output" != *stale* ]]
+	run "$WSPX" run jobs.yaml
+	[[ "$output" == *"k=last bad="* ]]
+	[[ "$output" != *"v is up to date"* ]]
+}
+
+@test "skips: the reason names the need, also for a failure further up" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "exit 1"}
+  b: {run: "true", needs: [a]}
+  c: {run: "true", needs: [b]}
+Y
+	run "$WSPX" run jobs.yaml
+	[[ "$output" == *"skipped c: needs b, which was skipped"* ]]
+	[[ "$output" != *"its if: is false"* ]]
+}
+
+@test "matrix: a key that an include gives some legs picks them, and is empty in the others" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  t:
+    matrix: {os: [a, b], include: [{os: a, extra: "1"}]}
+    run: echo [${{ matrix.os }}:${{ matrix.extra }}]
+  u: {run: echo u, needs: ["t[extra=1]"]}
+Y
+	run "$WSPX" run -k jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "[a:1]" ]
+	[ "${lines[1]}" = "[b:]" ]
+	run "$WSPX" run jobs.yaml u
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[a:1]"* ]]
+	[[ "$output" != *"[b:]"* ]]
+}
+
+@test "run: --tagstring, -0, --total and ::: are refused for a job file" {
+	printf 'jobs:\n  a: {run: "true"}\n' > jobs.yaml
+	for o in "--tagstring x" -0 "--total 3"; do
+		run "$WSPX" run $o jobs.yaml
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"not for a job file"* ]]
+	done
+	run "$WSPX" run jobs.yaml ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"input sources (:::): not for a job file"* ]]
+}
+
+@test "dir: a missing directory is named, for a command and for a builtin" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  c: {run: pwd, dir: nowhere}
+  b: {builtin: touch, with: {paths: x}, dir: nowhere}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cannot run pwd in dir ./nowhere: No such file or directory"* ]] ||
+	    [[ "$output" == *"cannot run pwd in dir nowhere: No such file or directory"* ]]
+	[[ "$output" == *"b: dir nowhere: No such file or directory"* ]] ||
+	    [[ "$output" == *"b: dir ./nowhere: No such file or directory"* ]]
+}
+
+@test "timeout: 0 of a job's own is no limit, whatever --timeout says" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "sleep 0.5", timeout: 0}
+  b: {run: "sleep 5"}
+Y
+	run "$WSPX" run --timeout 200ms jobs.yaml
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"killed after its --timeout"*"sleep 5"* ]]
+	[[ "$output" != *"sleep 0.5"* ]]
+}
+
+@test "up to date: a FIFO among the sources does not hang the run" {
+	mkfifo pipe
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "echo ran", sources: [pipe]}
+Y
+	run timeout 10 "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *ran* ]]
+}
+
+@test "after a stop by a signal, no builtin starts, always() or not" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "echo $$ > pids; sleep 30"}
+  w: {builtin: write, needs: [a], if: always(), with: {path: after, text: x}}
+Y
+	"$WSPX" run jobs.yaml > out 2>&1 3>&- &
+	pid=$!
+	waitfile pids
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	[ ! -e after ]
+	grep -q "skipped w: the run was stopped" out
+}

@@ -162,3 +162,26 @@ for i in range(100000):
 	run "$WSPX" run wide.yaml
 	[ "$status" -eq 0 ]
 }
+
+@test "a file that cannot be read is named without a place; a bad run: is one error" {
+	run "$WSPX" check /
+	[ "$status" -eq 255 ]
+	[[ "$output" == "wspx: /: "* ]]
+	check 'jobs:
+  a: {run: {x: 1}}'
+	[ "$status" -eq 255 ]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "env names, expressions in sources, and timeout on a builtin are checked" {
+	check 'jobs:
+  a:
+    run: "true"
+    env: {"A B": x}
+    sources: ["${{ matrix.nope }}"]
+  b: {builtin: noop, timeout: 1s}'
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"jobs.yaml:4:11: 'A B' is not a name for an environment variable"* ]]
+	[[ "$output" == *"jobs.yaml:5:15: matrix.nope: job 'a' has no matrix key 'nope'"* ]]
+	[[ "$output" == *"jobs.yaml:6:31: timeout is for commands, not builtins"* ]]
+}
