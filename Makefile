@@ -28,21 +28,23 @@ YAML_CFLAGS =
 YAML_LIBS = -lyaml
 ALL_LDFLAGS = $(LDFLAGS) -pthread $(YAML_LIBS)
 
-LIBHDR = lib/atomic.h lib/blocking.h lib/builtin.h lib/builtins.h \
-	lib/deque.h lib/diag.h lib/duration.h lib/exec.h lib/glob.h \
-	lib/graph.h lib/halt.h lib/jobcheck.h lib/job.h lib/jobfile.h \
-	lib/jobserver.h lib/joblog.h lib/matrix.h lib/median.h lib/output.h \
-	lib/pool.h lib/proc.h lib/pump.h lib/results.h lib/sha256.h \
-	lib/sleep.h lib/stack.h lib/sysload.h lib/thread.h lib/timer.h \
-	lib/uptodate.h lib/watchdog.h lib/wspx.h lib/yamldoc.h
-LIBOBJ = lib/blocking.o lib/builtinfs.o lib/builtinrm.o lib/builtins.o \
-	lib/builtinwait.o lib/deque.o lib/diag.o lib/duration.o lib/error.o \
-	lib/forkjoin.o lib/gate.o lib/glob.o lib/graph.o lib/halt.o \
-	lib/job.o lib/jobcheck.o lib/jobcond.o lib/jobexpr.o lib/jobfile.o \
-	lib/jobserver.o lib/joblog.o lib/matrix.o lib/median.o lib/outcome.o \
-	lib/output.o lib/pool.o lib/proc.o lib/pump.o lib/results.o \
-	lib/sha256.o lib/sleep.o lib/stack.o lib/stop.o lib/sysload.o \
-	lib/thread.o lib/timer.o lib/uptodate.o lib/watchdog.o lib/yamldoc.o
+LIBHDR = lib/arena.h lib/atomic.h lib/blocking.h lib/builtin.h \
+	lib/builtins.h lib/deque.h lib/diag.h lib/duration.h lib/exec.h \
+	lib/glob.h lib/graph.h lib/halt.h lib/jobcheck.h lib/job.h \
+	lib/jobfile.h lib/jobserver.h lib/joblog.h lib/matrix.h lib/median.h \
+	lib/output.h lib/pool.h lib/proc.h lib/pump.h lib/results.h \
+	lib/sha256.h lib/sleep.h lib/stack.h lib/strtab.h lib/sysload.h \
+	lib/thread.h lib/timer.h lib/uptodate.h lib/watchdog.h lib/wspx.h \
+	lib/yamldoc.h
+LIBOBJ = lib/arena.o lib/blocking.o lib/builtinfs.o lib/builtinrm.o \
+	lib/builtins.o lib/builtinwait.o lib/deque.o lib/diag.o \
+	lib/duration.o lib/error.o lib/forkjoin.o lib/gate.o lib/glob.o \
+	lib/graph.o lib/halt.o lib/job.o lib/jobcheck.o lib/jobcond.o \
+	lib/jobexpr.o lib/jobfile.o lib/jobserver.o lib/joblog.o \
+	lib/matrix.o lib/median.o lib/outcome.o lib/output.o lib/pool.o \
+	lib/proc.o lib/pump.o lib/results.o lib/sha256.o lib/sleep.o \
+	lib/stack.o lib/stop.o lib/strtab.o lib/sysload.o lib/thread.o \
+	lib/timer.o lib/uptodate.o lib/watchdog.o lib/yamldoc.o
 LIBPIC = $(LIBOBJ:.o=.po)
 CMDHDR = cmd/command.h cmd/events.h cmd/failures.h cmd/gates.h \
 	cmd/graphrun.h cmd/input.h cmd/jobfilecmd.h cmd/options.h \

@@ -197,8 +197,11 @@ argvfor(const struct wspx__jfjob *jj, const struct shell *sh,
 	struct buf w = { NULL, 0, 0 };
 	size_t n = 0;
 
+	/* (as make runs it: echo and true are then the programs, not the
+	 * shell's builtins) */
 	if (jj->shell == NULL && jj->run->kind == WSPX__YSCALAR &&
-	    !line_needs_shell(line) && line[strspn(line, " \t")] != '\0')
+	    !line_needs_shell_as(line, false) && line[strspn(line, " \t")] !=
+	    '\0')
 		return line_argv(line);
 	bufadd(&w, sh->path, strlen(sh->path) + 1);
 	n++;

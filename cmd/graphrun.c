@@ -599,7 +599,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	feed.finished = finished;
 	feed.end = endgraph;
 	feed.ctx = &gr;
-	feed.workers = 1;
+	feed.workers = 0;	/* one per CPU, for builtins and hashing */
 	c->feed = &feed;
 	return run(c);
 }

@@ -80,7 +80,7 @@ blank(char c)
  * and because it is faster than starting the program, which loads the
  * locale where the shell does not. */
 static bool
-shellword(const char *w, size_t n)
+shellword(const char *w, size_t n, bool programs)
 {
 	static const char *words[] = { ".", ":", "!", "{", "}", "[[", "alias",
 	    "bg", "bind", "break", "builtin", "caller", "case", "cd",
@@ -94,22 +94,24 @@ shellword(const char *w, size_t n)
 	    "trap", "type", "typeset", "ulimit", "umask", "unalias", "unset",
 	    "until", "wait", "while",
 	    "echo", "false", "kill", "printf", "pwd", "test", "true" };
-	size_t i;
+	/* (the builtins that are also programs: the last 7) */
+	size_t i, all = sizeof(words) / sizeof(words[0]);
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+	for (i = 0; i < (programs ? all : all - 7); i++)
 		if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0)
 			return true;
 	return false;
 }
 
 /* Does literal text, word `first` of a line or not, need a shell?  '=' in
- * the first word would be an assignment. */
+ * the first word would be an assignment.  programs: a builtin that is
+ * also a program (echo) needs the shell too. */
 static bool
-textneedsshell(const char *s, size_t n, bool first)
+textneedsshell(const char *s, size_t n, bool first, bool programs)
 {
 	size_t i;
 
-	if (first && shellword(s, n))
+	if (first && shellword(s, n, programs))
 		return true;
 	for (i = 0; i < n; i++)
 		if (!safechar(s[i]) && !(s[i] == '=' && !first))
@@ -119,6 +121,12 @@ textneedsshell(const char *s, size_t n, bool first)
 
 bool
 line_needs_shell(const char *line)
+{
+	return line_needs_shell_as(line, true);
+}
+
+bool
+line_needs_shell_as(const char *line, bool programs)
 {
 	const char *p = line, *w;
 	bool first = true;
@@ -130,7 +138,7 @@ line_needs_shell(const char *line)
 			return first;	/* an empty line: let the shell have it */
 		for (w = p; *p != '\0' && !blank(*p); p++)
 			;
-		if (textneedsshell(w, (size_t)(p - w), first))
+		if (textneedsshell(w, (size_t)(p - w), first, programs))
 			return true;
 		first = false;
 	}
@@ -326,7 +334,7 @@ needsshell(const struct template *t)
 			word++;
 		else if (t->tok[i].kind == TEXT &&
 		    textneedsshell(t->tok[i].text, strlen(t->tok[i].text),
-		    word == 0))
+		    word == 0, true))
 			return true;
 	}
 	return false;

@@ -54,6 +54,12 @@ char **template_argv(const struct template *t, const struct args *a,
 /* Whether a whole command line needs a shell to run. */
 bool line_needs_shell(const char *line);
 
+/* The same, where programs says whether a command that starts with a
+ * shell builtin that is also a program (echo, true, test, ...) runs in
+ * the shell, as GNU parallel runs it (true), or as that program, as make
+ * runs it (false). */
+bool line_needs_shell_as(const char *line, bool programs);
+
 /* Split a command line that needs no shell into its words; the result is
  * freed with one free(). */
 char **line_argv(const char *line);

@@ -8,6 +8,7 @@
 #include "jobcheck.h"
 
 #include <errno.h>
+#include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,8 @@ resolve(struct wspx__jobfile *jf, const struct names *t,
 		    one->len);
 		room += q != NULL ? q->nlegs : 0;
 	}
-	if ((v = wspx__jobfile_alloc(jf, (room + 1) * sizeof(*v))) == NULL)
+	if ((v = wspx__arena_alloc(&jf->mem, (room + 1) * sizeof(*v),
+	    alignof(size_t))) == NULL)
 		return -ENOMEM;
 	for (i = 0; i < count; i++) {
 		one = nd->kind == WSPX__YSEQ ? nd->items[i] : nd;

@@ -22,9 +22,6 @@ struct wspx__jfproto {
 	struct wspx__leg *legs;			/* its matrix's, or NULL */
 };
 
-/* Memory from jf's arena (NULL without it), freed by _fini. */
-void *wspx__jobfile_alloc(struct wspx__jobfile *jf, size_t n);
-
 /* Resolve the needs of every job (protos[0..n)) to indices; errors (a
  * job that is not there, a leg that no leg matches, a job that needs
  * itself) to d.  Returns 0, -EINVAL or -ENOMEM. */

@@ -4,13 +4,14 @@
  * error kept; then the jobs' matrices expanded into legs (matrix.c), and
  * needs, expressions and cycles checked (jobcheck.c).
  *
- * The jobs' strings and arrays come from one arena (mem), freed at once
- * with the YAML tree; a 100,000-job file makes no 100,000 mallocs to free.
+ * The jobs' strings and arrays come from one arena (mem, arena.h), freed
+ * at once with the YAML tree; a 100,000-job file makes no 100,000 mallocs
+ * to free.
  */
 #include "jobfile.h"
 
 #include <errno.h>
-#include <stdint.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,36 +35,6 @@ struct defaults {
 	double timeout;
 	int retries;
 };
-
-/* A chunk of the arena. */
-struct chunk {
-	struct chunk *next;
-	size_t used, size;
-	max_align_t data[];
-};
-
-void *
-wspx__jobfile_alloc(struct wspx__jobfile *jf, size_t n)
-{
-	struct chunk *c = jf->mem;
-	size_t size;
-	void *p;
-
-	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
-	    sizeof(max_align_t);
-	if (c == NULL || c->size - c->used < n) {
-		size = n > (1u << 20) ? n : (1u << 20);
-		if ((c = malloc(sizeof(*c) + size)) == NULL)
-			return NULL;
-		c->next = jf->mem;
-		c->used = 0;
-		c->size = size;
-		jf->mem = c;
-	}
-	p = (char *)c->data + c->used;
-	c->used += n;
-	return p;
-}
 
 /* Check that every key of mapping m is one of keys[]; errors name the
  * nearest known key. */
@@ -268,8 +239,8 @@ readpools(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 
 	if (!wantkind(m, WSPX__YMAP, "pools", d))
 		return;
-	jf->pools = wspx__jobfile_alloc(jf, (m->n + 1) *
-	    sizeof(*jf->pools));
+	jf->pools = wspx__arena_alloc(&jf->mem, (m->n + 1) *
+	    sizeof(*jf->pools), alignof(struct wspx__jfpool));
 	if (jf->pools == NULL)
 		return;
 	for (i = 0; i < m->n; i++) {
@@ -413,8 +384,8 @@ readenv(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 	envs[2] = own != NULL && wantenv(own, d) ? own : NULL;
 	for (i = 0; i < 3; i++)
 		n += envs[i] != NULL ? envs[i]->n : 0;
-	if (n == 0 || (j->env = wspx__jobfile_alloc(jf, n *
-	    sizeof(*j->env))) == NULL)
+	if (n == 0 || (j->env = wspx__arena_alloc(&jf->mem, n *
+	    sizeof(*j->env), alignof(struct wspx__jfenv))) == NULL)
 		return;
 	for (i = 0; i < 3; i++)
 		for (k = 0; envs[i] != NULL && k < envs[i]->n; k++) {
@@ -442,16 +413,15 @@ addlegs(struct wspx__jobfile *jf, struct wspx__jfproto *p,
 			continue;
 		}
 		if ((name = wspx__matrix_name(p->key->str, &p->legs[i])) ==
-		    NULL || (leg->name = wspx__jobfile_alloc(jf, strlen(name) +
-		    1)) == NULL) {
+		    NULL || (leg->name = wspx__arena_strdup(&jf->mem, name,
+		    strlen(name))) == NULL) {
 			free(name);
 			return -ENOMEM;
 		}
-		strcpy(leg->name, name);
 		free(name);
 		leg->nmatrix = p->legs[i].n;
-		leg->mkeys = wspx__jobfile_alloc(jf, 2 * (leg->nmatrix + 1) *
-		    sizeof(char *));
+		leg->mkeys = wspx__arena_alloc(&jf->mem, 2 * (leg->nmatrix +
+		    1) * sizeof(*leg->mkeys), alignof(const char *));
 		if (leg->mkeys == NULL)
 			return -ENOMEM;
 		leg->mvals = leg->mkeys + leg->nmatrix + 1;
@@ -589,13 +559,8 @@ wspx__jobfile_read(struct wspx__jobfile *jf, FILE *f, struct wspx__diag *d)
 void
 wspx__jobfile_fini(struct wspx__jobfile *jf)
 {
-	struct chunk *c, *next;
-
 	free(jf->jobs);
-	for (c = jf->mem; c != NULL; c = next) {
-		next = c->next;
-		free(c);
-	}
+	wspx__arena_fini(&jf->mem);
 	wspx__ydoc_fini(&jf->doc);
 	memset(jf, 0, sizeof(*jf));
 }

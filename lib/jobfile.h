@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "yamldoc.h"
 
@@ -90,7 +91,7 @@ struct wspx__jobfile {
 	size_t njobs;
 	struct wspx__jfpool *pools;
 	size_t npools;
-	void *mem;		/* the strings and arrays of jobs; _fini's */
+	struct wspx__arena mem;	/* the strings and arrays of jobs; _fini's */
 };
 
 /* Read and check the job file in f.  Returns 0 with jf filled, -EINVAL

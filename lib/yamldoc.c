@@ -4,56 +4,29 @@
  * its children, which wait on one stack of finished nodes (vals) above the
  * mark of their open parent (a frame).  Nothing recurses, so the depth of
  * the file costs heap, not stack.  Nodes, their item arrays and strings
- * are bump-allocated from an arena, as libyaml's own parse already pays a
- * malloc per event and the tree should not double that; the arena goes in
- * one loop.  The checks libyaml does not make are made here: duplicate
- * keys (a hash set of the keys of each large open mapping, a scan for the
- * small ones), keys that are not scalars, and the size of the document as
- * its aliases expand it, so that a bomb of nested aliases is refused
- * before anyone walks it.
+ * are bump-allocated from the doc's arena (arena.h), as libyaml's own
+ * parse already pays a malloc per event and the tree should not double
+ * that; the arena goes in one loop.  The checks libyaml does not make are
+ * made here: duplicate keys (a hash set, strtab.h, of the keys of each
+ * large open mapping, a scan for the small ones), keys that are not
+ * scalars, and the size of the document as its aliases expand it, so
+ * that a bomb of nested aliases is refused before anyone walks it.
  */
 #include "yamldoc.h"
 
 #include <errno.h>
 #include <stdalign.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "arena.h"
 #include "diag.h"
-
-/* The arena: a list of chunks, the head being filled.  Chunks grow, so a
- * small file takes little and a large one few mallocs. */
-struct chunk {
-	struct chunk *next;
-	size_t used, cap;		/* bytes of mem */
-	unsigned char mem[];
-};
-
-struct arena {
-	struct chunk *head;
-	size_t chunksize;		/* of the next chunk: grows to 1 MiB */
-};
+#include "strtab.h"
 
 /* A mapping's keys are scanned for duplicates up to this many; past it
  * they go into a hash set. */
 #define SMALLMAP	8
-
-/* A string table: open addressing, linear probing; a free slot has s
- * NULL.  A mapping's key set (val: the key's node) and the anchors (val:
- * the node, aux: its size with its aliases expanded). */
-struct entry {
-	const char *s;
-	size_t len, hash;
-	void *val;			/* never NULL once set */
-	size_t aux;
-};
-
-struct strtab {
-	struct entry *v;
-	size_t n, cap;			/* cap 0 or a power of 2 >= 2n */
-};
 
 /* An open sequence or mapping. */
 struct frame {
@@ -61,12 +34,12 @@ struct frame {
 	size_t base;			/* its first child in vals */
 	size_t xstart;			/* count before it began */
 	const char *anchor;		/* its anchor (in the arena), or NULL */
-	struct strtab keys;		/* used past SMALLMAP keys */
+	struct wspx__strtab keys;	/* used past SMALLMAP keys */
 };
 
 struct loader {
 	yaml_parser_t parser;
-	struct arena *arena;
+	struct wspx__arena *arena;	/* the doc's */
 	struct wspx__diag *d;
 	const unsigned char *buf;	/* the whole input */
 	size_t len;
@@ -74,7 +47,8 @@ struct loader {
 	size_t nframes, capframes;
 	struct wspx__ynode **vals;	/* finished children of open nodes */
 	size_t nvals, capvals;
-	struct strtab anchors;
+	struct wspx__strtab anchors;	/* val: the node; aux: its size,
+					 * aliases expanded */
 	size_t count;			/* nodes so far, aliases expanded */
 	bool aliased;			/* count includes an alias */
 	bool invalid;			/* an error that did not stop reading */
@@ -83,123 +57,20 @@ struct loader {
 	struct wspx__ynode *root;
 };
 
-/* size bytes aligned to align (a power of 2), or NULL. */
+/* Room for one more element in v, an array of *cap elements of size, n
+ * of them used: returns v, or v grown (and maybe moved), or NULL without
+ * memory (v is left as it was).  It returns the array rather than store
+ * it through a void **, which would alias an object of another type. */
 static void *
-arenaalloc(struct arena *a, size_t size, size_t align)
-{
-	struct chunk *c = a->head;
-	size_t cap = a->chunksize, pad;
-
-	if (c == NULL || size + align > c->cap - c->used) {
-		if (cap < size + align)
-			cap = size + align;
-		if ((c = malloc(sizeof(*c) + cap)) == NULL)
-			return NULL;
-		c->next = a->head;
-		c->used = 0;
-		c->cap = cap;
-		a->head = c;
-		if (a->chunksize < ((size_t)1 << 20))
-			a->chunksize *= 2;
-	}
-	pad = (align - (uintptr_t)(c->mem + c->used) % align) % align;
-	c->used += pad + size;
-	return c->mem + c->used - size;
-}
-
-static char *
-arenastr(struct arena *a, const void *s, size_t len)
-{
-	char *p;
-
-	if ((p = arenaalloc(a, len + 1, 1)) == NULL)
-		return NULL;
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
-}
-
-static void
-arenafree(struct arena *a)
-{
-	struct chunk *c, *next;
-
-	if (a == NULL)
-		return;
-	for (c = a->head; c != NULL; c = next) {
-		next = c->next;
-		free(c);
-	}
-	free(a);
-}
-
-/* FNV-1a: keys are short, and the file is the user's own. */
-static size_t
-hashstr(const char *s, size_t len)
-{
-	uint64_t h = 14695981039346656037u;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-	return (size_t)(h ^ h >> 29);
-}
-
-/* The entry holding s, or the free slot where it would go. */
-static struct entry *
-tabfind(struct entry *v, size_t cap, const char *s, size_t len, size_t h)
-{
-	size_t i;
-
-	for (i = h & (cap - 1); v[i].s != NULL; i = (i + 1) & (cap - 1))
-		if (v[i].hash == h && v[i].len == len &&
-		    memcmp(v[i].s, s, len) == 0)
-			break;
-	return &v[i];
-}
-
-/* Find s in t, or add it with val NULL for the caller to set: *out is its
- * entry.  Returns 0 or -ENOMEM.  t keeps s (borrowed, like val). */
-static int
-tabput(struct strtab *t, const char *s, size_t len, struct entry **out)
-{
-	size_t h = hashstr(s, len), cap = t->cap != 0 ? t->cap * 2 : 16, i;
-	struct entry *v, *e;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		if ((v = calloc(cap, sizeof(*v))) == NULL)
-			return -ENOMEM;
-		for (i = 0; i < t->cap; i++)
-			if (t->v[i].s != NULL)
-				*tabfind(v, cap, t->v[i].s, t->v[i].len,
-				    t->v[i].hash) = t->v[i];
-		free(t->v);
-		t->v = v;
-		t->cap = cap;
-	}
-	e = tabfind(t->v, t->cap, s, len, h);
-	if (e->s == NULL) {
-		*e = (struct entry){ .s = s, .len = len, .hash = h };
-		t->n++;
-	}
-	*out = e;
-	return 0;
-}
-
-/* Room for one more element in *v (of *cap elements of size). */
-static int
 reserve(void *v, size_t *cap, size_t n, size_t size)
 {
 	size_t ncap = *cap != 0 ? *cap * 2 : 64;
-	void *p;
 
 	if (n < *cap)
-		return 0;
-	if ((p = realloc(*(void **)v, ncap * size)) == NULL)
-		return -ENOMEM;
-	*(void **)v = p;
-	*cap = ncap;
-	return 0;
+		return v;
+	if ((v = realloc(v, ncap * size)) != NULL)
+		*cap = ncap;
+	return v;
 }
 
 /* Count n more nodes of the expanded document, the last at m. */
@@ -238,7 +109,7 @@ checkkey(struct loader *l, struct frame *f)
 {
 	struct wspx__ynode *key = l->vals[l->nvals - 1], *k;
 	size_t i = l->nvals - 1;
-	struct entry *e;
+	struct wspx__strtab_entry *e;
 
 	if (key->kind != WSPX__YSCALAR) {
 		wspx__diag_add(l->d, key->line, key->col,
@@ -261,7 +132,7 @@ checkkey(struct loader *l, struct frame *f)
 		k = l->vals[i];
 		if (k->kind != WSPX__YSCALAR)
 			continue;
-		if (tabput(&f->keys, k->str, k->len, &e) != 0)
+		if (wspx__strtab_put(&f->keys, k->str, k->len, &e) != 0)
 			return -ENOMEM;
 		if (e->val == NULL)
 			e->val = k;
@@ -275,6 +146,7 @@ checkkey(struct loader *l, struct frame *f)
 static int
 attach(struct loader *l, struct wspx__ynode *node)
 {
+	struct wspx__ynode **vals;
 	struct frame *f;
 
 	if (l->nframes == 0) {
@@ -282,8 +154,10 @@ attach(struct loader *l, struct wspx__ynode *node)
 		return 0;
 	}
 	f = &l->frames[l->nframes - 1];
-	if (reserve(&l->vals, &l->capvals, l->nvals, sizeof(*l->vals)) != 0)
+	if ((vals = reserve(l->vals, &l->capvals, l->nvals,
+	    sizeof(*vals))) == NULL)
 		return -ENOMEM;
+	l->vals = vals;
 	l->vals[l->nvals++] = node;
 	if (f->node->kind == WSPX__YMAP && (l->nvals - f->base) % 2 == 1)
 		return checkkey(l, f);
@@ -296,13 +170,13 @@ static int
 defanchor(struct loader *l, const char *name, struct wspx__ynode *node,
     size_t xsize)
 {
-	struct entry *e;
+	struct wspx__strtab_entry *e;
 
-	if (tabput(&l->anchors, name, strlen(name), &e) != 0)
+	if (wspx__strtab_put(&l->anchors, name, strlen(name), &e) != 0)
 		return -ENOMEM;
 	/* name may be the event's, which is freed with it: keep a copy. */
 	if (e->val == NULL &&
-	    (e->s = arenastr(l->arena, name, e->len)) == NULL)
+	    (e->s = wspx__arena_strdup(l->arena, name, e->len)) == NULL)
 		return -ENOMEM;
 	e->val = node;
 	e->aux = xsize;
@@ -312,15 +186,15 @@ defanchor(struct loader *l, const char *name, struct wspx__ynode *node,
 /* A tag as the user would write it: libyaml resolves !!str to
  * tag:yaml.org,2002:str, which is written back as !!str. */
 static char *
-copytag(struct arena *a, const char *t)
+copytag(struct wspx__arena *a, const char *t)
 {
 	static const char std[] = "tag:yaml.org,2002:";
 	size_t len = strlen(t), pre = sizeof(std) - 1;
 	char *s;
 
 	if (strncmp(t, std, pre) != 0)
-		return arenastr(a, t, len);
-	if ((s = arenaalloc(a, 2 + len - pre + 1, 1)) != NULL) {
+		return wspx__arena_strdup(a, t, len);
+	if ((s = wspx__arena_alloc(a, 2 + len - pre + 1, 1)) != NULL) {
 		memcpy(s, "!!", 2);
 		memcpy(s + 2, t + pre, len - pre + 1);
 	}
@@ -337,7 +211,8 @@ newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
 
 	if (tag != NULL && (s = copytag(l->arena, (const char *)tag)) == NULL)
 		return NULL;
-	n = arenaalloc(l->arena, sizeof(*n), alignof(struct wspx__ynode));
+	n = wspx__arena_alloc(l->arena, sizeof(*n),
+	    alignof(struct wspx__ynode));
 	if (n == NULL)
 		return NULL;
 	memset(n, 0, sizeof(*n));
@@ -357,8 +232,8 @@ scalar(struct loader *l, const yaml_event_t *ev)
 	if ((rc = expand(l, 1, &ev->start_mark)) != 0)
 		return rc;
 	n = newnode(l, WSPX__YSCALAR, &ev->start_mark, ev->data.scalar.tag);
-	if (n == NULL || (n->str = arenastr(l->arena, ev->data.scalar.value,
-	    ev->data.scalar.length)) == NULL)
+	if (n == NULL || (n->str = wspx__arena_strdup(l->arena,
+	    ev->data.scalar.value, ev->data.scalar.length)) == NULL)
 		return -ENOMEM;
 	n->len = ev->data.scalar.length;
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -376,13 +251,11 @@ alias(struct loader *l, const yaml_event_t *ev)
 {
 	const char *name = (const char *)ev->data.alias.anchor;
 	size_t len = strlen(name);
-	struct entry *e = NULL;
+	struct wspx__strtab_entry *e = wspx__strtab_get(&l->anchors, name,
+	    len);
 	struct wspx__ynode *n;
 	int rc;
 
-	if (l->anchors.cap != 0)
-		e = tabfind(l->anchors.v, l->anchors.cap, name, len,
-		    hashstr(name, len));
 	if (e == NULL || e->val == NULL) {
 		wspx__diag_add(l->d, ev->start_mark.line + 1,
 		    ev->start_mark.column + 1, "unknown alias '*%s'", name);
@@ -414,20 +287,29 @@ opennode(struct loader *l, const yaml_event_t *ev)
 	    ev->data.sequence_start.tag;
 	const char *anchor = (const char *)(map ?
 	    ev->data.mapping_start.anchor : ev->data.sequence_start.anchor);
-	struct frame *f;
+	struct frame *f, *frames;
 
-	if (reserve(&l->frames, &l->capframes, l->nframes,
-	    sizeof(*l->frames)) != 0)
+	/* (stopping here also stops libyaml before its scans, which grow
+	 * with the depth, take long) */
+	if (l->nframes >= WSPX__YAML_MAX_DEPTH) {
+		wspx__diag_add(l->d, ev->start_mark.line + 1,
+		    ev->start_mark.column + 1, "nested deeper than %u levels",
+		    WSPX__YAML_MAX_DEPTH);
+		return -EINVAL;
+	}
+	if ((frames = reserve(l->frames, &l->capframes, l->nframes,
+	    sizeof(*frames))) == NULL)
 		return -ENOMEM;
+	l->frames = frames;
 	f = &l->frames[l->nframes];
 	f->base = l->nvals;
 	f->xstart = l->count;
-	f->keys = (struct strtab){ NULL, 0, 0 };
+	memset(&f->keys, 0, sizeof(f->keys));
 	f->anchor = NULL;
 	f->node = newnode(l, map ? WSPX__YMAP : WSPX__YSEQ, &ev->start_mark,
 	    tag);
 	if (f->node == NULL || (anchor != NULL && (f->anchor =
-	    arenastr(l->arena, anchor, strlen(anchor))) == NULL))
+	    wspx__arena_strdup(l->arena, anchor, strlen(anchor))) == NULL))
 		return -ENOMEM;
 	l->nframes++;
 	return expand(l, 1, &ev->start_mark);
@@ -441,10 +323,10 @@ closenode(struct loader *l)
 	struct wspx__ynode *node = f->node;
 	size_t n = l->nvals - f->base;
 
-	free(f->keys.v);
+	wspx__strtab_fini(&f->keys);
 	if (n != 0) {
-		node->items = arenaalloc(l->arena, n * sizeof(*node->items),
-		    alignof(struct wspx__ynode *));
+		node->items = wspx__arena_alloc(l->arena, n *
+		    sizeof(*node->items), alignof(struct wspx__ynode *));
 		if (node->items == NULL)
 			return -ENOMEM;
 		memcpy(node->items, l->vals + f->base, n * sizeof(*l->vals));
@@ -600,10 +482,10 @@ cleanup(struct loader *l)
 	size_t i;
 
 	for (i = 0; i < l->nframes; i++)
-		free(l->frames[i].keys.v);
+		wspx__strtab_fini(&l->frames[i].keys);
 	free(l->frames);
 	free(l->vals);
-	free(l->anchors.v);
+	wspx__strtab_fini(&l->anchors);
 }
 
 int
@@ -614,11 +496,9 @@ wspx__ydoc_read(struct wspx__ydoc *doc, FILE *f, struct wspx__diag *d)
 	int rc;
 
 	memset(&l, 0, sizeof(l));
+	memset(doc, 0, sizeof(*doc));
 	l.d = d;
-	doc->root = NULL;
-	if ((doc->arena = l.arena = calloc(1, sizeof(*l.arena))) == NULL)
-		return -ENOMEM;
-	l.arena->chunksize = (size_t)8 << 10;
+	l.arena = &doc->arena;
 	if ((rc = readall(f, &buf, &l.len, d)) != 0)
 		return rc;
 	if (!yaml_parser_initialize(&l.parser)) {
@@ -641,8 +521,7 @@ wspx__ydoc_read(struct wspx__ydoc *doc, FILE *f, struct wspx__diag *d)
 void
 wspx__ydoc_fini(struct wspx__ydoc *doc)
 {
-	arenafree(doc->arena);
-	doc->arena = NULL;
+	wspx__arena_fini(&doc->arena);
 	doc->root = NULL;
 }
 

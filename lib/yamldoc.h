@@ -5,7 +5,8 @@
  * The tree is built without recursion, from libyaml's events, so a file
  * nested as deep as libyaml accepts cannot overflow the stack; its nodes
  * live in one arena, freed at once.  Duplicate keys in a mapping, which
- * libyaml lets through, are errors.  An alias stands for its anchor's node
+ * libyaml lets through, are errors, and so is nesting deeper than
+ * WSPX__YAML_MAX_DEPTH.  An alias stands for its anchor's node
  * (shared, not copied); the document as the aliases expand it may hold at
  * most WSPX__YAML_MAX_EXPANDED nodes, so an alias bomb is an error, not an
  * exhausted memory.
@@ -17,11 +18,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "diag.h"
 
 /* Most nodes the document may hold with each alias counted as a copy of
  * what it stands for. */
 #define WSPX__YAML_MAX_EXPANDED 10000000u
+
+/* Most levels of nesting: libyaml's scanner takes time in the square of
+ * the depth (100,000 levels of [ take it minutes), and no job file needs
+ * more than a few. */
+#define WSPX__YAML_MAX_DEPTH 1000u
 
 enum wspx__ykind {
 	WSPX__YSCALAR,
@@ -48,7 +55,8 @@ struct wspx__ynode {
 /* A document: its root (NULL for an empty file) and the arena. */
 struct wspx__ydoc {
 	struct wspx__ynode *root;
-	void *arena;			/* the doc's; freed by _fini */
+	struct wspx__arena arena;	/* the nodes, their items and
+					 * strings; freed by _fini */
 };
 
 /* Read one YAML document from f (named file in messages).  Returns 0 and

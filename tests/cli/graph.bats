@@ -574,3 +574,17 @@ Y
 	[ ! -e after ]
 	grep -q "skipped w: the run was stopped" out
 }
+
+@test "a command with no shell syntax runs as the program, as make runs it, even a shell builtin's name" {
+	mkdir bin
+	printf '#!/bin/sh\necho program "$@" > marker\n' > bin/true
+	chmod +x bin/true
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: true x}
+  b: {run: "true y; true z", needs: [a]}
+Y
+	run env PATH="$PWD/bin:$PATH" "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(cat marker)" = "program x" ]
+}

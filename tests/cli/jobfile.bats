@@ -185,3 +185,10 @@ for i in range(100000):
 	[[ "$output" == *"jobs.yaml:5:15: matrix.nope: job 'a' has no matrix key 'nope'"* ]]
 	[[ "$output" == *"jobs.yaml:6:31: timeout is for commands, not builtins"* ]]
 }
+
+@test "nesting deeper than 1000 levels is refused at once, with its place" {
+	python3 -c "print('jobs: ' + '[' * 100000 + ']' * 100000)" > jobs.yaml
+	run timeout 20 "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	[ "$output" = "jobs.yaml:1:1006: nested deeper than 1000 levels" ]
+}
