@@ -195,6 +195,7 @@ argvfor(const struct wspx__jfjob *jj, const struct shell *sh,
     const char *line)
 {
 	struct buf w = { NULL, 0, 0 };
+	char **argv;
 	size_t n = 0;
 
 	/* (as make runs it: echo and true are then the programs, not the
@@ -212,7 +213,9 @@ argvfor(const struct wspx__jfjob *jj, const struct shell *sh,
 	bufadd(&w, "-c", 3);
 	bufadd(&w, line, strlen(line) + 1);
 	n += 2;
-	return packwords(&w, n);
+	argv = packwords(&w, n);
+	free(w.s);
+	return argv;
 }
 
 int

@@ -172,13 +172,14 @@ void
 wspx__graph_start(struct wspx__graph *g)
 {
 	struct wspx_job *jobs[BATCH];
+	const size_t *v;
 	size_t i, n = 0;
 
 	for (i = 0; i < g->n; i++) {
-		/* relaxed: no job has run yet (the pool sees a job only once
-		 * injected, by a release) */
-		if (!g->nodes[i].selected || atomic_load_explicit(
-		    &g->nodes[i].pending, memory_order_relaxed) != 0)
+		/* A job that needs none, by its needs, not by its count now:
+		 * the jobs started by an earlier batch may have taken a later
+		 * job's count to zero already, and started it. */
+		if (!g->nodes[i].selected || g->ops->needs(g->ctx, i, &v) != 0)
 			continue;
 		jobs[n++] = &g->nodes[i].job;
 		if (n == BATCH)

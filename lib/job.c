@@ -564,20 +564,24 @@ wspx__exec_sleepuntil(struct wspx__exec *x, int64_t t)
 }
 
 /* --delay: wait until the job may start, delay_ns after the one before
- * it.  Returns whether the run goes on. */
+ * it started.  The next turn is set from the time this one is taken, not
+ * from the time it was due: a thread that wakes late (a loaded machine)
+ * must not bring the next start closer.  Another job may take the turn
+ * while this one sleeps (the lock is let go), hence the loop.  Returns
+ * whether the run goes on. */
 static bool
 waitturn(struct wspx__exec *x)
 {
-	int64_t now, t;
-	bool on;
+	int64_t now;
+	bool on = true;
 
 	if (x->o.delay_ns == 0)
 		return true;
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
-	now = wspx__watchdog_now();
-	t = x->nextstart > now ? x->nextstart : now;
-	x->nextstart = t + x->o.delay_ns;
-	on = wspx__exec_sleepuntil(x, t);
+	while (on && (now = wspx__watchdog_now()) < x->nextstart)
+		on = wspx__exec_sleepuntil(x, x->nextstart);
+	if (on)
+		x->nextstart = now + x->o.delay_ns;
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	return on;
 }
