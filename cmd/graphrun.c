@@ -28,6 +28,7 @@
 
 #include "builtins.h"
 #include "graph.h"
+#include "jobfilecmd.h"
 #include "output.h"
 #include "thread.h"
 #include "stats.h"
@@ -45,8 +46,6 @@ needsof(void *ctx, size_t i, const size_t **v)
 	*v = gr->jf->jobs[i].needs;
 	return gr->jf->jobs[i].nneeds;
 }
-
-static const struct wspx__graph_ops orderops = { needsof, NULL };
 
 /* Why job j does not run: the first need that failed, or did not
  * succeed, or the stop. */
@@ -459,62 +458,17 @@ rungraph(void *ctx, const struct feed *f)
 	wspx__exec_wait(f->x);
 }
 
-static void
-pick(void *ctx, size_t i)
-{
-	struct graphrun *gr = ctx;
-
-	gr->selected[i] = true;
-}
-
-/* Select the targets and every job they need, with a stack (no
- * recursion for a deep chain). */
-static void
-selecttargets(struct graphrun *gr, char **targets, size_t n)
-{
-	const struct wspx__jfjob *jj;
-	size_t *stack, top = 0, i, k;
-	long found;
-
-	if (n == 0)
-		return;
-	gr->selected = xcalloc(gr->jf->njobs, sizeof(bool));
-	for (i = 0; i < n; i++)
-		if ((found = wspx__jobfile_find(gr->jf, targets[i], pick, gr))
-		    <= 0)
-			fatal("%s: no job %s%s", gr->file, targets[i], found < 0 ?
-			    " (a leg is named job[key=value,...])" : "");
-	stack = xmalloc(gr->jf->njobs * sizeof(*stack));
-	for (i = 0; i < gr->jf->njobs; i++)
-		if (gr->selected[i])
-			stack[top++] = i;
-	while (top > 0) {
-		jj = &gr->jf->jobs[stack[--top]];
-		for (k = 0; k < jj->nneeds; k++)
-			if (!gr->selected[jj->needs[k]]) {
-				gr->selected[jj->needs[k]] = true;
-				stack[top++] = jj->needs[k];
-			}
-	}
-	free(stack);
-}
-
-/* Number the selected jobs in a topological order: the sequence numbers
- * by which -k orders their output and the joblog names them. */
+/* Number the jobs to run (see jobfile_number). */
 static void
 number(struct graphrun *gr)
 {
-	size_t *order = xmalloc((gr->jf->njobs + 1) * sizeof(*order));
+	uint64_t *seq = xcalloc(gr->jf->njobs + 1, sizeof(*seq));
 	size_t i;
-	uint64_t seq = 0;
 
-	if (wspx__graph_order(gr->jf->njobs, &orderops, gr, order) != 0)
-		fatal("out of memory");
+	gr->nselected = jobfile_number(gr->jf, gr->selected, seq);
 	for (i = 0; i < gr->jf->njobs; i++)
-		if (gr->selected == NULL || gr->selected[order[i]])
-			gr->jobs[order[i]].cj.ej.seq = ++seq;
-	gr->nselected = (size_t)seq;
-	free(order);
+		gr->jobs[i].cj.ej.seq = seq[i];
+	free(seq);
 }
 
 /* The directory the jobs run in: the job file's. */
@@ -590,7 +544,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 		fatal("%s:", gr.base);
 	gr.feed = &feed;
 	setupjobs(&gr);
-	selecttargets(&gr, targets, ntargets);
+	gr.selected = jobfile_select(jf, file, targets, ntargets);
 	number(&gr);
 	shell_choose(&gr.shell, c->shell);
 	graphstate_open(&gr);

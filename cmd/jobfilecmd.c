@@ -15,9 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "graph.h"
 #include "graphrun.h"
 #include "jobfile.h"
 #include "options.h"
+#include "resume.h"
 #include "util.h"
 
 static const char *const commands[] = { "run", "check", "list", "graph" };
@@ -96,18 +98,50 @@ dotname(FILE *out, const char *s)
 	putc('"', out);
 }
 
+/* How a run went for each job, from its joblog (--joblog): NULL
+ * without one. */
+struct ran {
+	struct resume *rows;	/* the jobs that have a row */
+	struct resume *ok;	/* those whose last row succeeded */
+	uint64_t *seq;		/* each job's sequence number in that run */
+};
+
+/* The attributes of job i: a builtin's box is rounded; with a joblog,
+ * green if it succeeded, red if it failed, grey and dashed if it did not
+ * run (skipped, up to date, or the run stopped first). */
 static void
-printgraph(const struct wspx__jobfile *jf)
+attributes(const struct wspx__jfjob *j, size_t i, const struct ran *r)
+{
+	const char *round = j->builtin != NULL ? "rounded," : "";
+
+	if (r == NULL) {
+		printf("%s;\n", j->builtin != NULL ? " [style=rounded]" : "");
+		return;
+	}
+	if (resume_done(r->ok, r->seq[i]))
+		printf(" [style=\"%sfilled\", fillcolor=palegreen];\n", round);
+	else if (resume_done(r->rows, r->seq[i]))
+		printf(" [style=\"%sfilled\", fillcolor=salmon];\n", round);
+	else
+		printf(" [style=\"%sdashed\", color=gray50, "
+		    "fontcolor=gray50];\n", round);
+}
+
+static void
+printgraph(const struct wspx__jobfile *jf, const bool *sel,
+    const struct ran *r)
 {
 	const struct wspx__jfjob *j;
 	size_t i, k;
 
 	printf("digraph wspx {\n\trankdir=LR;\n\tnode [shape=box];\n");
 	for (i = 0; i < jf->njobs; i++) {
+		if (sel != NULL && !sel[i])
+			continue;
 		j = &jf->jobs[i];
 		putchar('\t');
 		dotname(stdout, j->name);
-		printf("%s;\n", j->builtin != NULL ? " [style=rounded]" : "");
+		attributes(j, i, r);
 		for (k = 0; k < j->nneeds; k++) {
 			putchar('\t');
 			dotname(stdout, jf->jobs[j->needs[k]].name);
@@ -138,6 +172,32 @@ refuse(const struct config *c)
 	exit(EXIT_USAGE);
 }
 
+/* wspx graph: the named jobs (or all) and what they need, coloured by
+ * how the run of --joblog went, if given.  The sequence numbers of that
+ * run are found again as it made them, from the same file and jobs. */
+static void
+graph(const struct config *c, const struct wspx__jobfile *jf,
+    const char *file, char **targets, size_t n)
+{
+	bool *sel = jobfile_select(jf, file, targets, n);
+	struct ran r;
+
+	if (c->joblog == NULL) {
+		printgraph(jf, sel, NULL);
+		free(sel);
+		return;
+	}
+	r.rows = resume_load(c->joblog, RESUME, "--joblog");
+	r.ok = resume_load(c->joblog, RESUME_FAILED, "--joblog");
+	r.seq = xcalloc(jf->njobs + 1, sizeof(*r.seq));
+	(void)jobfile_number(jf, sel, r.seq);
+	printgraph(jf, sel, &r);
+	resume_free(r.rows);
+	resume_free(r.ok);
+	free(r.seq);
+	free(sel);
+}
+
 int
 jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 {
@@ -154,7 +214,7 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 			    "job file (see wspx(1))\n", words[i]);
 			exit(EXIT_USAGE);
 		}
-	if (strcmp(cmd, "run") != 0 && n > 1) {
+	if (strcmp(cmd, "run") != 0 && strcmp(cmd, "graph") != 0 && n > 1) {
 		fprintf(stderr, "wspx: %s takes one job file (see wspx "
 		    "--help)\n", cmd);
 		exit(EXIT_USAGE);
@@ -165,7 +225,7 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 		for (i = 0; i < jf.njobs; i++)
 			puts(jf.jobs[i].name);
 	else if (strcmp(cmd, "graph") == 0)
-		printgraph(&jf);
+		graph(c, &jf, file, words + 1, n > 1 ? n - 1 : 0);
 	else if (strcmp(cmd, "run") == 0)
 		status = graphrun(c, &jf, file, n > 1 ? words + 1 : NULL,
 		    n > 1 ? n - 1 : 0);
@@ -173,4 +233,72 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 		fatal("cannot write the output:");
 	wspx__jobfile_fini(&jf);
 	return status;
+}
+
+static void
+pick(void *ctx, size_t i)
+{
+	bool *selected = ctx;
+
+	selected[i] = true;
+}
+
+bool *
+jobfile_select(const struct wspx__jobfile *jf, const char *file,
+    char **targets, size_t n)
+{
+	const struct wspx__jfjob *jj;
+	size_t *stack, top = 0, i, k;
+	bool *sel;
+	long found;
+
+	if (n == 0)
+		return NULL;
+	sel = xcalloc(jf->njobs, sizeof(bool));
+	for (i = 0; i < n; i++)
+		if ((found = wspx__jobfile_find(jf, targets[i], pick, sel)) <= 0)
+			fatal("%s: no job %s%s", file, targets[i], found < 0 ?
+			    " (a leg is named job[key=value,...])" : "");
+	/* what they need, with a stack: no recursion for a deep chain */
+	stack = xmalloc(jf->njobs * sizeof(*stack));
+	for (i = 0; i < jf->njobs; i++)
+		if (sel[i])
+			stack[top++] = i;
+	while (top > 0) {
+		jj = &jf->jobs[stack[--top]];
+		for (k = 0; k < jj->nneeds; k++)
+			if (!sel[jj->needs[k]]) {
+				sel[jj->needs[k]] = true;
+				stack[top++] = jj->needs[k];
+			}
+	}
+	free(stack);
+	return sel;
+}
+
+static size_t
+needsof(void *ctx, size_t i, const size_t **v)
+{
+	const struct wspx__jobfile *jf = ctx;
+
+	*v = jf->jobs[i].needs;
+	return jf->jobs[i].nneeds;
+}
+
+size_t
+jobfile_number(const struct wspx__jobfile *jf, const bool *selected,
+    uint64_t *seq)
+{
+	static const struct wspx__graph_ops ops = { needsof, NULL };
+	size_t *order = xmalloc((jf->njobs + 1) * sizeof(*order));
+	size_t i;
+	uint64_t n = 0;
+
+	if (wspx__graph_order(jf->njobs, &ops, (void *)jf, order) != 0)
+		fatal("out of memory");
+	for (i = 0; i < jf->njobs; i++)
+		if (selected == NULL || selected[order[i]])
+			seq[order[i]] = ++n;
+	free(order);
+	return (size_t)n;
 }

@@ -99,7 +99,7 @@ _wspx_jobfile()
 		return 0
 	fi
 	file=${COMP_WORDS[cmd]}
-	[[ ${COMP_WORDS[$1]} == run && $file != - ]] || return 0
+	[[ ${COMP_WORDS[$1]} == @(run|graph) && $file != - ]] || return 0
 	[[ $file == \~/* ]] && file=$HOME/${file#\~/}
 	word=${COMP_LINE:0:COMP_POINT}
 	word=${word##*[[:space:]]}

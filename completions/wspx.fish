@@ -26,7 +26,8 @@ end
 # an option that takes a value), "command" (COMMAND's arguments, or
 # COMMAND after --); after a command for job files, "file" (before its
 # file), "jobvalue" (after an option there), then "jobs" and the file
-# (after `run FILE`) or "done" (after the file of check, list or graph).
+# (after `run FILE` or `graph FILE`) or "done" (after the file of check
+# or list).
 function __wspx_state
     set -l valopts (__wspx_value_options)
     set -l tokens (commandline -opc)
@@ -74,7 +75,7 @@ function __wspx_state
         test $option -eq 1; and continue
         if test -n "$jobcmd"
             # the job file
-            if test $jobcmd = run
+            if contains -- $jobcmd run graph
                 printf '%s\n' jobs $t
             else
                 echo done
@@ -108,7 +109,7 @@ function __wspx_job_files
     printf '%s\n' $files
 end
 
-# The jobs of the file of `run FILE`.
+# The jobs of the file of `run FILE` or `graph FILE`.
 function __wspx_jobs
     set -l state (__wspx_state)
     test "$state[1]" = jobs; and test "$state[2]" != -

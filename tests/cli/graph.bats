@@ -588,3 +588,30 @@ Y
 	[ "$status" -eq 0 ]
 	[ "$(cat marker)" = "program x" ]
 }
+
+@test "graph --joblog colours each job by how the run went; graph JOB shows it and what it needs" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "true"}
+  b: {run: "exit 1", needs: [a]}
+  c: {run: "true", needs: [b]}
+  d: {builtin: noop}
+Y
+	run "$WSPX" run --joblog log jobs.yaml
+	[ "$status" -eq 1 ]
+	run "$WSPX" graph --joblog log jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"a" [style="filled", fillcolor=palegreen];'* ]]
+	[[ "$output" == *'"b" [style="filled", fillcolor=salmon];'* ]]
+	[[ "$output" == *'"c" [style="dashed", color=gray50, fontcolor=gray50];'* ]]
+	[[ "$output" == *'"d" [style="rounded,filled", fillcolor=palegreen];'* ]]
+	run "$WSPX" graph jobs.yaml b
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"a" -> "b";'* ]]
+	[[ "$output" != *'"c"'* ]]
+	[[ "$output" != *'"d"'* ]]
+	printf 'not a joblog\n' > bad
+	run "$WSPX" graph --joblog bad jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *bad* ]]
+}
