@@ -17,7 +17,12 @@
  *     the submitting thread may add one more.
  *
  * A dry run's job only shows its command: route() runs it in place, on
- * the worker, with no blocking thread (dryrun()).
+ * the worker, with no blocking thread (dryrun()).  A job that the caller
+ * runs in the process (a job file's builtin, on the work-stealing pool)
+ * takes no slot and no window place: it enters at its start and end only
+ * (wspx__exec_startedhere(), wspx__exec_ranhere()), to be reported,
+ * counted for the halt policy and finished as the others are.  A job may
+ * have a time limit, retries, an environment and a directory of its own.
  *
  * Each job thus runs exactly once in the work-stealing pool (its executed
  * count is the number of jobs), and a job is handed over only after its own
