@@ -277,7 +277,8 @@ graphcmd_bargs(struct graphrun *gr, struct gjob *j)
 	j->dir = gr->jf->jobs[j->index].dir != NULL ? graphcmd_dir(gr, j) :
 	    NULL;
 	j->nbargs = with != NULL ? with->n : 0;
-	j->bargs = xcalloc(j->nbargs + 1, sizeof(*j->bargs));
+	j->bargs = j->nbargs > 0 ? xcalloc(j->nbargs, sizeof(*j->bargs)) :
+	    NULL;
 	for (i = 0; i < j->nbargs; i++) {
 		a = &j->bargs[i];
 		v = with->items[2 * i + 1];

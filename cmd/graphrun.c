@@ -251,6 +251,11 @@ finished(void *ctx, struct cmdjob *cj)
 		j->outcome = OUT_FAILED;
 	else
 		j->outcome = OUT_OK;	/* (continue-on-error: as if it were) */
+	/* A builtin ends on a worker already, which goes on with its end
+	 * (bdone); a command's end goes from its blocking thread to the
+	 * pool. */
+	if (j->inprocess)
+		return;
 	j->over.run = over;
 	/* The pool outlives the graph: injection cannot fail. */
 	if (wspx_pool_inject(gr->feed->pool, &j->over) != 0)
@@ -274,7 +279,6 @@ bdone(struct wspx_worker *w, struct wspx__bcall *c)
 	struct graphrun *gr = j->gr;
 	struct wspx__result *r = &j->cj.ej.result;
 
-	(void)w;
 	r->end_ns = (int64_t)(unixtime() * 1e9);
 	r->runtime_ns = (int64_t)(monotonic() * 1e9) - r->runtime_ns;
 	if (c->status == -ECANCELED) {
@@ -291,6 +295,7 @@ bdone(struct wspx_worker *w, struct wspx__bcall *c)
 	 * the last lines of its stderr if it failed) */
 	j->oj = NULL;
 	wspx__exec_ranhere(gr->feed->x, &j->cj.ej);
+	over(w, &j->over);
 }
 
 /* Run j's builtin here, on worker w. */
@@ -301,6 +306,7 @@ runbuiltin(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	struct wspx__result *r = &j->cj.ej.result;
 	struct buf b = { NULL, 0, 0 };
 
+	j->inprocess = true;
 	graphcmd_bargs(gr, j);
 	bufprintf(&b, "builtin %s", jj->builtin);
 	free(j->cj.cmdtext);

@@ -45,6 +45,7 @@ struct gjob {
 					 * failed */
 	bool failed;			/* it failed, continue-on-error or
 					 * not */
+	bool inprocess;			/* a builtin, run in the process */
 	struct gjob *poolnext;		/* queued in its pool */
 	struct wspx__bcall bc;		/* a builtin's call */
 	struct wspx__barg *bargs;	/* its with:, expanded */

@@ -26,7 +26,10 @@
 #include "pool.h"
 #include "thread.h"
 
-#define BATCH 64
+#define BATCH 64		/* jobs injected with one CAS at an end */
+/* At the start, in larger batches: each injection may wake a worker, and
+ * a layer of 100,000 jobs needs no 1,500 wake-ups. */
+#define START_BATCH 1024
 
 struct node {
 	struct wspx_job job;		/* its start (or its end) on the pool */
@@ -171,9 +174,13 @@ flush(struct wspx__graph *g, struct wspx_job **jobs, size_t *n)
 void
 wspx__graph_start(struct wspx__graph *g)
 {
-	struct wspx_job *jobs[BATCH];
+	struct wspx_job **jobs = malloc(START_BATCH * sizeof(*jobs));
 	const size_t *v;
-	size_t i, n = 0;
+	size_t i, n = 0, cap = jobs != NULL ? START_BATCH : 1;
+	struct wspx_job *one;
+
+	if (jobs == NULL)	/* (no memory: one at a time) */
+		jobs = &one;
 
 	for (i = 0; i < g->n; i++) {
 		/* A job that needs none, by its needs, not by its count now:
@@ -182,10 +189,12 @@ wspx__graph_start(struct wspx__graph *g)
 		if (!g->nodes[i].selected || g->ops->needs(g->ctx, i, &v) != 0)
 			continue;
 		jobs[n++] = &g->nodes[i].job;
-		if (n == BATCH)
+		if (n == cap)
 			flush(g, jobs, &n);
 	}
 	flush(g, jobs, &n);
+	if (jobs != &one)
+		free(jobs);
 }
 
 /* The graph is over: wake the waiter. */
