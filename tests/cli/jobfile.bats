@@ -15,7 +15,7 @@ check() {
   a: {run: "true"
   b: x'
 	[ "$status" -eq 255 ]
-	[[ "${lines[0]}" == "jobs.yaml:3:"*": "* ]]
+	[ "${lines[0]}" = "jobs.yaml:3:3: did not find expected ',' or '}' (while parsing a flow mapping that started at 2:6)" ]
 }
 
 @test "unknown keys name the nearest known one, everywhere" {
@@ -117,7 +117,7 @@ jobs:
 	} > jobs.yaml
 	run timeout 10 "$WSPX" check jobs.yaml
 	[ "$status" -eq 255 ]
-	[[ "$output" == *"alias"* ]]
+	[ "$output" = "jobs.yaml:7:45: aliases expand the document past 10000000 nodes (an alias bomb?)" ]
 }
 
 @test "check reports every error, and run runs nothing when there is one" {
