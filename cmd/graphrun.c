@@ -82,29 +82,40 @@ skipreason(struct graphrun *gr, struct gjob *j, bool cancelled,
 	bufadds(b, "its if: is false");
 }
 
-/* Job j does not run: say why, take its turn in the output, and release
- * its dependents. */
+/* Job j does not run (outcome says why): count it as skipped, print
+ * msg (a line) in its turn in the output, and release its
+ * dependents. */
+static void
+notrun(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    enum outcome outcome, const struct buf *msg)
+{
+	struct wspx__outjob *oj;
+
+	j->outcome = outcome;
+	/* relaxed: counts (see stats.c) */
+	atomic_fetch_add_explicit(&gr->feed->stats->submitted, 1,
+	    memory_order_relaxed);
+	stats_ended(gr->feed->stats, -1, false, true);
+	if (wspx__output_open(gr->feed->out, j->cj.ej.seq, NULL, &oj) == 0) {
+		(void)wspx__output_write(gr->feed->out, oj, 2, msg->s,
+		    msg->len);
+		wspx__output_close(gr->feed->out, oj);
+	}
+	wspx__graph_done(gr->graph, w, j->index);
+}
+
+/* Job j is skipped: say why. */
 static void
 skip(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
     bool cancelled)
 {
-	struct wspx__outjob *oj;
 	struct buf b = { NULL, 0, 0 };
 
-	j->outcome = cancelled ? OUT_CANCELLED : OUT_SKIPPED;
-	/* relaxed: a count (see stats.c) */
-	atomic_fetch_add_explicit(&gr->feed->stats->submitted, 1,
-	    memory_order_relaxed);
 	bufprintf(&b, "wspx: skipped %s: ", gr->jf->jobs[j->index].name);
 	skipreason(gr, j, cancelled, &b);
 	bufaddc(&b, '\n');
-	if (wspx__output_open(gr->feed->out, j->cj.ej.seq, NULL, &oj) == 0) {
-		(void)wspx__output_write(gr->feed->out, oj, 2, b.s, b.len);
-		wspx__output_close(gr->feed->out, oj);
-	}
+	notrun(gr, w, j, cancelled ? OUT_CANCELLED : OUT_SKIPPED, &b);
 	free(b.s);
-	stats_ended(gr->feed->stats, -1, false, true);
-	wspx__graph_done(gr->graph, w, j->index);
 }
 
 /* The inputs of j's if: F, K (see jobfile.h); j->anyfail set. */
@@ -190,6 +201,7 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 	struct graphrun *gr = ctx;
 	struct gjob *j = &gr->jobs[i];
 	const struct wspx__jfjob *jj = &gr->jf->jobs[i];
+	struct buf b = { NULL, 0, 0 };
 	bool k, c = cancelled(gr);
 
 	needsstate(gr, j, &k);
@@ -203,12 +215,9 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 		return;
 	}
 	if (!gr->c->dryrun && graphstate_uptodate(gr, w, j)) {
-		j->outcome = OUT_UPTODATE;
-		/* relaxed: counts (see stats.c) */
-		atomic_fetch_add_explicit(&gr->feed->stats->submitted, 1,
-		    memory_order_relaxed);
-		stats_ended(gr->feed->stats, -1, false, true);
-		wspx__graph_done(gr->graph, w, i);
+		bufprintf(&b, "wspx: %s is up to date\n", jj->name);
+		notrun(gr, w, j, OUT_UPTODATE, &b);
+		free(b.s);
 		return;
 	}
 	if (takepool(gr, j))

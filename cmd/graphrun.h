@@ -56,8 +56,6 @@ struct gjob {
 	char *outfile;			/* its $WSPX_OUTPUT */
 	struct output *outputs;		/* read when it succeeded */
 	size_t noutputs;
-	unsigned char digest[32];	/* its up-to-date digest */
-	bool hasdigest;
 };
 
 /* A pool of the file, in the run. */
@@ -115,7 +113,7 @@ char *graphcmd_dir(struct graphrun *gr, const struct gjob *j);
 void graphcmd_free(struct gjob *j);
 
 /* Whether j is up to date (its sources, generates and command as the
- * state recorded them); sets j's digest.  On worker w. */
+ * state recorded them); prints nothing.  On worker w. */
 bool graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j);
 

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
 #include "uptodate.h"
 #include "util.h"
 
@@ -175,24 +174,14 @@ graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	unsigned char now[32], then[32];
-	struct wspx__outjob *oj;
-	struct buf b = { NULL, 0, 0 };
 
 	/* (a job whose outputs others read runs to make them: they are not
 	 * kept with its state) */
 	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
 	    NULL) || gr->c->force || jj->outputs_used)
 		return false;
-	if (!digest(gr, w, j, now) || !wspx__state_lookup(gr->state, jj->name,
-	    then) || memcmp(now, then, sizeof(now)) != 0)
-		return false;
-	bufprintf(&b, "wspx: %s is up to date\n", jj->name);
-	if (wspx__output_open(gr->feed->out, j->cj.ej.seq, NULL, &oj) == 0) {
-		(void)wspx__output_write(gr->feed->out, oj, 2, b.s, b.len);
-		wspx__output_close(gr->feed->out, oj);
-	}
-	free(b.s);
-	return true;
+	return digest(gr, w, j, now) && wspx__state_lookup(gr->state,
+	    jj->name, then) && memcmp(now, then, sizeof(now)) == 0;
 }
 
 static void

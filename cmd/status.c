@@ -177,17 +177,13 @@ struct status *
 status_start(const struct status_opts *o)
 {
 	struct status *s;
-	pthread_condattr_t ca;
 
 	if (!o->line && o->interval <= 0)
 		return NULL;
 	s = xcalloc(1, sizeof(*s));
 	s->o = *o;
 	WSPX_MUST(pthread_mutex_init(&s->lock, NULL));
-	WSPX_MUST(pthread_condattr_init(&ca));
-	WSPX_MUST(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
-	WSPX_MUST(pthread_cond_init(&s->cond, &ca));
-	WSPX_MUST(pthread_condattr_destroy(&ca));
+	wspx__thread_cond_monotonic(&s->cond);
 	if (o->line)
 		wspx__output_status_start(o->out, o->fd);
 	WSPX_MUST(pthread_create(&s->thread, NULL, statusmain, s));

@@ -100,7 +100,6 @@ wspx_blocking_new(struct wspx_blocking **out,
     const struct wspx_blocking_opts *opts)
 {
 	struct wspx_blocking *bp;
-	pthread_condattr_t ca;
 
 	if (opts != NULL && opts->stack_size > 0 &&
 	    (long)opts->stack_size < sysconf(_SC_THREAD_STACK_MIN))
@@ -114,10 +113,7 @@ wspx_blocking_new(struct wspx_blocking **out,
 	    opts->keep_alive_ns : DEFAULT_KEEP_ALIVE_NS;
 	bp->stack_size = opts != NULL ? opts->stack_size : 0;
 	WSPX_MUST(pthread_mutex_init(&bp->lock, NULL));
-	WSPX_MUST(pthread_condattr_init(&ca));
-	WSPX_MUST(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
-	WSPX_MUST(pthread_cond_init(&bp->cond, &ca));
-	WSPX_MUST(pthread_condattr_destroy(&ca));
+	wspx__thread_cond_monotonic(&bp->cond);
 	WSPX_MUST(pthread_cond_init(&bp->downcond, NULL));
 	atomic_init(&bp->nthreads, 0);
 	atomic_init(&bp->nidle, 0);

@@ -126,16 +126,12 @@ initslots(struct wspx__exec *x)
 static void
 initsync(struct wspx__exec *x)
 {
-	pthread_condattr_t ca;
 
 	WSPX_MUST(pthread_mutex_init(&x->lock, NULL));
 	WSPX_MUST(pthread_cond_init(&x->room, NULL));
 	WSPX_MUST(pthread_cond_init(&x->idle, NULL));
 	WSPX_MUST(pthread_cond_init(&x->slotfree, NULL));
-	WSPX_MUST(pthread_condattr_init(&ca));
-	WSPX_MUST(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
-	WSPX_MUST(pthread_cond_init(&x->wake, &ca));
-	WSPX_MUST(pthread_condattr_destroy(&ca));
+	wspx__thread_cond_monotonic(&x->wake);
 	atomic_init(&x->stopsig, 0);
 	atomic_init(&x->killing, false);
 	atomic_init(&x->suspended, false);

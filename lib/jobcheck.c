@@ -1,7 +1,7 @@
 /*
  * The checks across a job file's jobs (see jobcheck.h).  Job names are
- * looked up in a hash table of the keys of jobs:, so resolving the needs
- * of 100,000 jobs is linear; the cycle search is a depth-first search
+ * looked up in a string table (strtab.c) of the keys of jobs:, so
+ * resolving the needs of 100,000 jobs is linear; the cycle search is a depth-first search
  * with an explicit stack, so a chain 100,000 jobs deep needs no deep C
  * stack.
  */
@@ -9,66 +9,41 @@
 
 #include <errno.h>
 #include <stdalign.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The keys of jobs:, hashed to their protos. */
-struct names {
-	const struct wspx__jfproto *protos;
-	size_t *slot;		/* proto index + 1, or 0; size a power of 2 */
-	size_t mask;
-};
+#include "strtab.h"
 
-static uint64_t
-hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603u;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
+/* The keys of jobs:, each with its proto (val), in a string table. */
 static int
-names_init(struct names *t, const struct wspx__jfproto *p, size_t n)
+names_init(struct wspx__strtab *t, const struct wspx__jfproto *p, size_t n)
 {
-	size_t i, size = 16, h;
+	struct wspx__strtab_entry *e;
+	size_t i;
 
-	while (size < 2 * n)
-		size *= 2;
-	if ((t->slot = calloc(size, sizeof(*t->slot))) == NULL)
-		return -ENOMEM;
-	t->protos = p;
-	t->mask = size - 1;
 	for (i = 0; i < n; i++) {
-		h = hash(p[i].key->str, p[i].key->len) & t->mask;
-		while (t->slot[h] != 0)
-			h = (h + 1) & t->mask;
-		t->slot[h] = i + 1;
+		if (wspx__strtab_put(t, p[i].key->str, p[i].key->len, &e) != 0)
+			return -ENOMEM;
+		/* (a key given twice is the reader's error already) */
+		if (e->val == NULL)
+			e->val = (void *)&p[i];
 	}
 	return 0;
 }
 
 /* The proto of the job key s[0..n), or NULL. */
 static const struct wspx__jfproto *
-names_get(const struct names *t, const char *s, size_t n)
+names_get(const struct wspx__strtab *t, const char *s, size_t n)
 {
-	const struct wspx__jfproto *p;
-	size_t h = hash(s, n) & t->mask;
+	const struct wspx__strtab_entry *e = wspx__strtab_get(t, s, n);
 
-	for (; t->slot[h] != 0; h = (h + 1) & t->mask) {
-		p = &t->protos[t->slot[h] - 1];
-		if (p->key->len == n && memcmp(p->key->str, s, n) == 0)
-			return p;
-	}
-	return NULL;
+	return e != NULL ? e->val : NULL;
 }
 
 /* The indices a need of job i picks, appended to out (room for all the
  * legs of the job it names).  Returns how many, or -1 with an error. */
 static long
-pick(const struct names *t, const struct wspx__ynode *need, size_t *out,
+pick(const struct wspx__strtab *t, const struct wspx__ynode *need, size_t *out,
     struct wspx__diag *d)
 {
 	const char *s = need->str, *br = memchr(s, '[', need->len);
@@ -129,7 +104,7 @@ uniq(size_t *v, size_t n)
 
 /* The needs of the legs of proto p, resolved once and shared. */
 static int
-resolve(struct wspx__jobfile *jf, const struct names *t,
+resolve(struct wspx__jobfile *jf, const struct wspx__strtab *t,
     const struct wspx__jfproto *p, struct wspx__diag *d)
 {
 	const struct wspx__ynode *nd = p->needs, *one;
@@ -170,16 +145,18 @@ int
 wspx__jobcheck_needs(struct wspx__jobfile *jf,
     const struct wspx__jfproto *protos, size_t n, struct wspx__diag *d)
 {
-	struct names t;
+	struct wspx__strtab t = { NULL, 0, 0 };
 	size_t i;
 	int rc = 0;
 
-	if ((rc = names_init(&t, protos, n)) != 0)
+	if ((rc = names_init(&t, protos, n)) != 0) {
+		wspx__strtab_fini(&t);
 		return rc;
+	}
 	for (i = 0; i < n && rc == 0; i++)
 		if (protos[i].needs != NULL)
 			rc = resolve(jf, &t, &protos[i], d);
-	free(t.slot);
+	wspx__strtab_fini(&t);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 
 int
@@ -30,4 +31,15 @@ wspx__thread_start(pthread_t *t, size_t stack_size, void *(*fn)(void *),
 	WSPX_MUST(pthread_sigmask(SIG_SETMASK, &old, NULL));
 	WSPX_MUST(pthread_attr_destroy(&attr));
 	return -rc;
+}
+
+void
+wspx__thread_cond_monotonic(pthread_cond_t *cond)
+{
+	pthread_condattr_t ca;
+
+	WSPX_MUST(pthread_condattr_init(&ca));
+	WSPX_MUST(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
+	WSPX_MUST(pthread_cond_init(cond, &ca));
+	WSPX_MUST(pthread_condattr_destroy(&ca));
 }

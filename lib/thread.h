@@ -1,5 +1,6 @@
 /*
- * Starting the library's threads: both pools create theirs the same way.
+ * Starting the library's threads, as both pools create theirs, and the
+ * condition variables that time their waits by the monotonic clock.
  */
 #ifndef WSPX_THREAD_H
 #define WSPX_THREAD_H
@@ -17,5 +18,9 @@
  * system is out of threads or memory for a stack). */
 int wspx__thread_start(pthread_t *t, size_t stack_size, void *(*fn)(void *),
     void *arg);
+
+/* Initialize cond to time its waits by CLOCK_MONOTONIC, which a change
+ * of the time of day does not move. */
+void wspx__thread_cond_monotonic(pthread_cond_t *cond);
 
 #endif /* WSPX_THREAD_H */

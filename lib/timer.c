@@ -161,17 +161,13 @@ int
 wspx__timer_new(struct wspx__timer **out, struct wspx_pool *pool)
 {
 	struct wspx__timer *t;
-	pthread_condattr_t ca;
 	int rc;
 
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return -ENOMEM;
 	t->pool = pool;
 	WSPX_MUST(pthread_mutex_init(&t->lock, NULL));
-	WSPX_MUST(pthread_condattr_init(&ca));
-	WSPX_MUST(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
-	WSPX_MUST(pthread_cond_init(&t->cond, &ca));
-	WSPX_MUST(pthread_condattr_destroy(&ca));
+	wspx__thread_cond_monotonic(&t->cond);
 	if ((rc = wspx__thread_start(&t->thread, 0, run, t)) != 0) {
 		WSPX_MUST(pthread_cond_destroy(&t->cond));
 		WSPX_MUST(pthread_mutex_destroy(&t->lock));

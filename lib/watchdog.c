@@ -66,7 +66,6 @@ wspx__watchdog_new(struct wspx__watchdog **out, wspx__watchdog_fn *check,
     void *ctx, int64_t tick_ns)
 {
 	struct wspx__watchdog *w;
-	pthread_condattr_t ca;
 	int rc;
 
 	if ((w = calloc(1, sizeof(*w))) == NULL)
@@ -75,10 +74,7 @@ wspx__watchdog_new(struct wspx__watchdog **out, wspx__watchdog_fn *check,
 	w->ctx = ctx;
 	w->tick = tick_ns;
 	WSPX_MUST(pthread_mutex_init(&w->lock, NULL));
-	WSPX_MUST(pthread_condattr_init(&ca));
-	WSPX_MUST(pthread_condattr_setclock(&ca, CLOCK_MONOTONIC));
-	WSPX_MUST(pthread_cond_init(&w->cond, &ca));
-	WSPX_MUST(pthread_condattr_destroy(&ca));
+	wspx__thread_cond_monotonic(&w->cond);
 	if ((rc = wspx__thread_start(&w->thread, 0, watch, w)) != 0) {
 		WSPX_MUST(pthread_cond_destroy(&w->cond));
 		WSPX_MUST(pthread_mutex_destroy(&w->lock));
