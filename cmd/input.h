@@ -25,6 +25,8 @@ struct srcspec {
 	const char *path;	/* SRC_FILE: "-" for stdin */
 	char *opt;		/* "-a", "::::", ... as typed, or NULL, for
 				 * errors; the owner frees it */
+	bool linked;		/* read in step with the source before it
+				 * (:::+, ::::+, --link) */
 };
 
 /* Which ends of each field lose their white space (--trim). */

@@ -21,10 +21,26 @@
 #include "run.h"
 #include "wspx.h"
 
-static bool
-separator(const char *w)
+/* What the word w separates: 0 nothing, else SEP_LIST (:::) or SEP_FILES
+ * (::::), with SEP_LINKED for :::+ and ::::+ (--arg-sep and
+ * --arg-file-sep rename them). */
+enum { SEP_LIST = 1, SEP_FILES = 2, SEP_LINKED = 4 };
+
+static int
+separator(const struct config *c, const char *w)
 {
-	return strcmp(w, ":::") == 0 || strcmp(w, "::::") == 0;
+	const char *seps[2] = { c->argsep, c->argfilesep };
+	size_t n;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		n = strlen(seps[k]);
+		if (strncmp(w, seps[k], n) == 0 && (w[n] == '\0' ||
+		    (w[n] == '+' && w[n + 1] == '\0')))
+			return (k == 0 ? SEP_LIST : SEP_FILES) | (w[n] == '+' ?
+			    SEP_LINKED : 0);
+	}
+	return 0;
 }
 
 /* COMMAND from argv[i], then the ::: and :::: sources. */
@@ -32,22 +48,30 @@ static void
 parsecommand(struct config *c, int argc, char **argv, int i)
 {
 	struct srcspec *s = NULL;
-	bool list;
+	const char *typed;
+	int sep;
+	bool linked;
 
-	for (c->command = &argv[i]; i < argc && !separator(argv[i]); i++)
+	for (c->command = &argv[i]; i < argc && !separator(c, argv[i]); i++)
 		c->ncommand++;
 	while (i < argc) {
-		list = strcmp(argv[i++], ":::") == 0;
-		if (list) {
-			addsource(c, SRC_LIST, NULL, ":::");
+		typed = argv[i];
+		sep = separator(c, typed);
+		linked = (sep & SEP_LINKED) != 0 && c->nsrc > 0;
+		if (sep & SEP_LIST) {
+			addsource(c, SRC_LIST, NULL, typed);
 			s = &c->src[c->nsrc - 1];
-			s->items = &argv[i];
+			s->items = &argv[i + 1];
+			s->linked = linked;
 		}
-		for (; i < argc && !separator(argv[i]); i++) {
-			if (list)
+		for (i++; i < argc && !separator(c, argv[i]); i++) {
+			if (sep & SEP_LIST) {
 				s->n++;
-			else
-				addsource(c, SRC_FILE, argv[i], "::::");
+				continue;
+			}
+			/* (::::+ links every file after it) */
+			addsource(c, SRC_FILE, argv[i], typed);
+			c->src[c->nsrc - 1].linked = linked;
 		}
 	}
 }
@@ -58,6 +82,46 @@ conflict(const char *what, const char *why)
 	fprintf(stderr, "wspx: %s cannot be combined: %s\n(see wspx "
 	    "--help)\n", what, why);
 	exit(EXIT_USAGE);
+}
+
+/* --pipe and --pipepart: what they read, and what goes with them. */
+static void
+checkpipe(struct config *c)
+{
+	size_t i;
+
+	if (c->pipepart)
+		c->pipe = true;
+	if (!c->pipe) {
+		if (c->roundrobin || c->cat || c->fifo || c->header != NULL) {
+			fprintf(stderr, "wspx: %s needs --pipe or --pipepart\n"
+			    "(see wspx --help)\n", c->roundrobin ?
+			    "--round-robin" : c->cat ? "--cat" : c->fifo ?
+			    "--fifo" : "--header");
+			exit(EXIT_USAGE);
+		}
+		return;
+	}
+	for (i = 0; i < c->nsrc; i++)
+		if (c->src[i].kind != SRC_FILE)
+			conflict("--pipe and ::: arguments", "--pipe reads "
+			    "stdin or one -a FILE");
+	if (c->nsrc > 1)
+		conflict("--pipe and several input files", "--pipe reads "
+		    "stdin or one -a FILE");
+	if (c->pipepart && (c->nsrc == 0 || strcmp(c->src[0].path, "-") == 0))
+		conflict("--pipepart without -a FILE", "--pipepart reads the "
+		    "parts of a file it can seek in");
+	if (c->cat && c->fifo)
+		conflict("--cat and --fifo", "{} is either a file or a FIFO");
+	if (c->pipepart && c->maxlines > 0)
+		conflict("--pipepart and -L", "a part is found by its size");
+	if (c->roundrobin && c->retries > 0)
+		conflict("--round-robin and --retries", "a job's blocks are "
+		    "not kept");
+	if (c->multi != MULTI_NONE || c->maxargsset || c->link)
+		conflict("--pipe and -m, -X, --xargs, -n or --link", "a job's "
+		    "input is its block");
 }
 
 static void
@@ -74,6 +138,10 @@ defaults(struct config *c)
 	c->termtimeout = 2;
 	c->interval = 5;
 	c->total = -1;
+	c->argsep = ":::";
+	c->argfilesep = "::::";
+	c->recend = "\n";
+	c->block = 1024 * 1024;
 	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
 }
 
@@ -135,6 +203,10 @@ main(int argc, char **argv)
 		c.command = NULL;
 		c.ncommand = 0;
 	}
+	checkpipe(&c);
+	if (c.files && c.mode == WSPX_OUT_UNGROUP)
+		conflict("--files and -u", "ungrouped output is not kept in "
+		    "files");
 	if (c.nsrc == 0)
 		addsource(&c, SRC_FILE, "-", NULL);
 	if (!c.trimset && c.hascolsep)

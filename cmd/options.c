@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "optvalue.h"
+#include "refused.h"
 #include "run.h"
 #include "util.h"
 #include "wspx.h"
@@ -27,7 +28,12 @@ enum optid {
 	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_JOBLOG,
 	O_RESUME, O_RESUMEFAILED, O_RETRYFAILED, O_RETRIES, O_RETRYDELAY,
 	O_TIMEOUT, O_HALT, O_DELAY, O_RESULTS, O_ETA, O_MEMFREE, O_LOAD,
-	O_JOBSERVER, O_FORCE, O_WILLCITE,
+	O_JOBSERVER, O_FORCE, O_WILLCITE, O_MULTI, O_CONTEXT, O_XARGS,
+	O_MAXCHARS, O_EXIT, O_SHOWLIMITS, O_MAXLINES, O_MAXLINESOPT,
+	O_MAXREPL, O_EOF, O_EOFOPT, O_ARGSEP, O_ARGFILESEP, O_LINK, O_PIPE,
+	O_PIPEPART, O_BLOCK, O_RECEND, O_RECSTART, O_REGEXP, O_HEADER,
+	O_ROUNDROBIN, O_CAT, O_FIFO, O_PLUS, O_FILES, O_NOKEEP, O_SILENT,
+	O_ENV,
 	O_VERSION, O_HELP
 };
 
@@ -56,6 +62,40 @@ static const struct option {
 	    "(--colsep: lr)" },
 	{ 'n', "max-args", "N", O_MAXARGS, "put N input records in each job" },
 	{ 0, "maxargs", "N", O_MAXARGS, NULL },
+	{ 'N', "max-replace-args", "N", O_MAXREPL, "put N records in each "
+	    "job, {1}..{N} naming them" },
+	{ 0, "maxreplaceargs", "N", O_MAXREPL, NULL },
+	{ 'm', NULL, NULL, O_MULTI, "put as many records in each job as fit "
+	    "(-s), {} all of them" },
+	{ 'X', NULL, NULL, O_CONTEXT, "the same, each word with {} repeated "
+	    "once per record" },
+	{ 0, "xargs", NULL, O_XARGS, "as -m, but the last records are not "
+	    "spread over the -j jobs" },
+	{ 's', "max-chars", "N", O_MAXCHARS, "make command lines of at most N "
+	    "characters (-m, -X, --xargs)" },
+	{ 0, "maxchars", "N", O_MAXCHARS, NULL },
+	{ 'x', "exit", NULL, O_EXIT, "stop with an error at a record too "
+	    "long for one command line" },
+	{ 0, "show-limits", NULL, O_SHOWLIMITS, "print the command line's "
+	    "length limits to stderr, then run" },
+	{ 0, "showlimits", NULL, O_SHOWLIMITS, NULL },
+	{ 'L', NULL, "N", O_MAXLINES, "put N lines in each job, one argument "
+	    "each (a line ending in a blank goes on)" },
+	{ 'l', "max-lines", "[=N]", O_MAXLINESOPT, "the same as -L N; no N: "
+	    "1" },
+	{ 0, "maxlines", "[=N]", O_MAXLINESOPT, NULL },
+	{ 'E', NULL, "STR", O_EOF, "the input ends at a record that is STR" },
+	{ 'e', "eof", "[=STR]", O_EOFOPT, "the same as -E STR (xargs -e); no "
+	    "STR: no end mark" },
+	{ 0, "arg-sep", "STR", O_ARGSEP, "use STR instead of ::: (and STR+ "
+	    "for :::+)" },
+	{ 0, "argsep", "STR", O_ARGSEP, NULL },
+	{ 0, "arg-file-sep", "STR", O_ARGFILESEP, "use STR instead of :::: "
+	    "(and STR+ for ::::+)" },
+	{ 0, "argfilesep", "STR", O_ARGFILESEP, NULL },
+	{ 0, "link", NULL, O_LINK, "read the input sources in step, not as a "
+	    "cross product" },
+	{ 0, "xapply", NULL, O_LINK, NULL },
 	{ 'r', "no-run-if-empty", NULL, O_NORUNEMPTY, "skip input records "
 	    "that are empty or blank" },
 	{ 0, "norunifempty", NULL, O_NORUNEMPTY, NULL },
@@ -71,7 +111,7 @@ static const struct option {
 	    "the CPUs (0: one per CPU)" },
 	{ 'P', "max-procs", "N", O_JOBS, "the same as -j (xargs -P)" },
 	{ 0, "maxprocs", "N", O_JOBS, NULL },
-	{ 0, "group", NULL, O_GROUP, "print each job's output whole when it "
+	{ 'g', "group", NULL, O_GROUP, "print each job's output whole when it "
 	    "ends (default)" },
 	{ 0, "line-buffer", NULL, O_LINEBUF, "print whole lines of output as "
 	    "they come" },
@@ -143,11 +183,51 @@ static const struct option {
 	    "(or N% of the CPUs) or more" },
 	{ 0, "jobserver", NULL, O_JOBSERVER, "share -j with the jobs' make "
 	    "through a jobserver (MAKEFLAGS)" },
+	{ 0, "pipe", NULL, O_PIPE, "cut stdin into blocks of records, each "
+	    "the stdin of one job" },
+	{ 0, "spreadstdin", NULL, O_PIPE, NULL },
+	{ 0, "pipepart", NULL, O_PIPEPART, "the same for the file -a FILE: "
+	    "each job reads its own part" },
+	{ 0, "pipe-part", NULL, O_PIPEPART, NULL },
+	{ 0, "block", "SIZE", O_BLOCK, "--pipe: blocks of about SIZE bytes "
+	    "(default 1M; k, K, M, G)" },
+	{ 0, "block-size", "SIZE", O_BLOCK, NULL },
+	{ 0, "blocksize", "SIZE", O_BLOCK, NULL },
+	{ 0, "recend", "STR", O_RECEND, "--pipe: records end with STR "
+	    "(default \\n)" },
+	{ 0, "recstart", "STR", O_RECSTART, "--pipe: records start with "
+	    "STR" },
+	{ 0, "regexp", NULL, O_REGEXP, "--pipe: --recstart and --recend are "
+	    "regular expressions" },
+	{ 0, "regex", NULL, O_REGEXP, NULL },
+	{ 0, "header", "N|REGEX", O_HEADER, "--pipe: put the first N lines "
+	    "(or REGEX's match) atop every block" },
+	{ 0, "round-robin", NULL, O_ROUNDROBIN, "--pipe: start -j jobs and "
+	    "give them blocks in turn" },
+	{ 0, "roundrobin", NULL, O_ROUNDROBIN, NULL },
+	{ 0, "round", NULL, O_ROUNDROBIN, NULL },
+	{ 0, "cat", NULL, O_CAT, "--pipe: {} is a file holding the block, "
+	    "not stdin" },
+	{ 0, "fifo", NULL, O_FIFO, "--pipe: {} is a FIFO giving the block, "
+	    "not stdin" },
+	{ 0, "plus", NULL, O_PLUS, "GNU parallel's extra strings: {+/} {+.} "
+	    "{..} {...} {##} {0#} ..." },
+	{ 0, "files", NULL, O_FILES, "print the name of a file holding each "
+	    "job's output, not the output" },
+	{ 0, "output-as-files", NULL, O_FILES, NULL },
+	{ 0, "outputasfiles", NULL, O_FILES, NULL },
 	{ 0, "force", NULL, O_FORCE, "wspx run: run the jobs that are up to "
 	    "date too" },
 	{ 0, "eta", NULL, O_ETA, "show progress and ETA: the status line, or "
 	    "--progress lines" },
 	{ 0, "bar", NULL, O_ETA, NULL },
+	{ 0, "no-keep-order", NULL, O_NOKEEP, "undo an earlier -k" },
+	{ 0, "nokeeporder", NULL, O_NOKEEP, NULL },
+	{ 0, "nok", NULL, O_NOKEEP, NULL },
+	{ 0, "no-k", NULL, O_NOKEEP, NULL },
+	{ 0, "silent", NULL, O_SILENT, "undo an earlier -v and -t" },
+	{ 0, "env", "NAME", O_ENV, "no effect: every job gets wspx's whole "
+	    "environment" },
 	{ 0, "will-cite", NULL, O_WILLCITE, "no effect (GNU parallel's "
 	    "notice is never printed)" },
 	{ 0, "willcite", NULL, O_WILLCITE, NULL },
@@ -252,7 +332,47 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_TRIM:		settrim(c, as, v); break;
 	case O_MAXARGS:
 		c->maxargs = (size_t)parsecount(as, v, INT_MAX);
+		c->maxargsset = true;
 		break;
+	case O_MAXREPL:
+		c->maxrepl = (size_t)parsecount0(as, v, INT_MAX);
+		c->maxreplset = true;
+		break;
+	case O_MULTI:		c->multi = MULTI_M; break;
+	case O_CONTEXT:		c->multi = MULTI_X; break;
+	case O_XARGS:		c->multi = MULTI_XARGS; break;
+	case O_MAXCHARS:
+		c->maxchars = (size_t)parsecount(as, v, SIZE_MAX / 4);
+		break;
+	case O_EXIT:		c->exitbig = true; break;
+	case O_SHOWLIMITS:	c->showlimits = true; break;
+	case O_MAXLINES:
+	case O_MAXLINESOPT:
+		c->maxlines = v == NULL || *v == '\0' ? 1 :
+		    (size_t)parsecount(as, v, INT_MAX);
+		break;
+	case O_EOF:
+	case O_EOFOPT:
+		c->eofstr = v != NULL && *v != '\0' ? v : NULL;
+		break;
+	case O_ARGSEP:		c->argsep = nonempty(as, v); break;
+	case O_ARGFILESEP:	c->argfilesep = nonempty(as, v); break;
+	case O_LINK:		c->link = true; break;
+	case O_PIPE:		c->pipe = true; break;
+	case O_PIPEPART:	c->pipepart = true; break;
+	case O_BLOCK:		setblock(c, as, v); break;
+	case O_RECEND:		c->recend = v; break;
+	case O_RECSTART:	c->recstart = v; break;
+	case O_REGEXP:		c->regexp = true; break;
+	case O_HEADER:		c->header = nonempty(as, v); break;
+	case O_ROUNDROBIN:	c->roundrobin = true; break;
+	case O_CAT:		c->cat = true; break;
+	case O_FIFO:		c->fifo = true; break;
+	case O_PLUS:		c->plus = true; break;
+	case O_FILES:		c->files = true; break;
+	case O_NOKEEP:		c->keep = false; break;
+	case O_SILENT:		c->showcmd = c->verbose = false; break;
+	case O_ENV:		(void)nonempty(as, v); break;
 	case O_REPLACE:
 	case O_REPLACEOPT:
 		setreplace(c, as, v, o->id == O_REPLACEOPT);
@@ -380,15 +500,31 @@ findlong(const char *name, size_t n)
 	return found;
 }
 
+/* Whether name[0..n) is the whole name of one of wspx's options. */
+static bool
+ownname(const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (prefixof(i, name, n) && options[i].longname[n] == '\0')
+			return true;
+	return false;
+}
+
 /* A --long option at argv[i]; returns the index of its last word. */
 static int
 longopt(struct config *c, int argc, char **argv, int i)
 {
 	const char *name = argv[i] + 2, *eq = strchr(name, '=');
 	size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
-	const struct option *o = findlong(name, n);
+	const struct option *o;
 	char as[64];
 
+	if (!ownname(name, n))
+		refused_long(name, n, false);
+	if ((o = findlong(name, n)) == NULL)
+		refused_long(name, n, true);
 	if (o == NULL) {
 		fprintf(stderr, "wspx: unknown option --%.*s\n(see wspx "
 		    "--help)\n", (int)n, name);
@@ -433,6 +569,8 @@ shortopts(struct config *c, int argc, char **argv, int i)
 		for (k = 0; k < NOPTIONS && options[k].shortname != *p; k++)
 			;
 		opt[1] = *p;
+		if (k == NOPTIONS)
+			refused_short(*p);
 		if (k == NOPTIONS)
 			unknownshort(argv[i], p);
 		if (options[k].arg == NULL || (optionalvalue(&options[k]) &&

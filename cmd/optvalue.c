@@ -47,6 +47,22 @@ parsecount(const char *opt, const char *s, unsigned long long max)
 	return n;
 }
 
+unsigned long long
+parsecount0(const char *opt, const char *s, unsigned long long max)
+{
+	return strcmp(s, "0") == 0 ? 0 : parsecount(opt, s, max);
+}
+
+void
+setblock(struct config *c, const char *opt, const char *v)
+{
+	if (wspx__size_parse(v, &c->block) != 0 || c->block == 0)
+		badvalue(opt, v, "is not a size of at least 1 byte (N with k, "
+		    "K, M, G: 10M)");
+	if (c->block > ((uint64_t)1 << 31) - 1)
+		badvalue(opt, v, "is more than 2G-1 (2147483647 bytes)");
+}
+
 unsigned
 parsejobs(const char *opt, const char *s)
 {

@@ -20,6 +20,14 @@ void badvalue(const char *opt, const char *value, const char *why);
 unsigned long long parsecount(const char *opt, const char *s,
     unsigned long long max);
 
+/* The same, 0 allowed too. */
+unsigned long long parsecount0(const char *opt, const char *s,
+    unsigned long long max);
+
+/* --block SIZE: with GNU parallel's units (k 1000, K 1024, ...); at least
+ * 1 byte, less than 2 GiB. */
+void setblock(struct config *c, const char *opt, const char *v);
+
 /* -j: N, N%, +N, -N, 0 (one job per CPU); at least 1, at most 65535. */
 unsigned parsejobs(const char *opt, const char *s);
 

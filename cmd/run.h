@@ -78,6 +78,36 @@ struct config {
 	const char *metrics;	/* --metrics FILE, or NULL */
 	const char *events;	/* --events FILE ("-": stdout), or NULL */
 	bool force;		/* --force: run jobs that are up to date */
+	/* Many records per job (args.c) */
+	enum multi { MULTI_NONE, MULTI_M, MULTI_X, MULTI_XARGS } multi;
+				/* -m, -X, --xargs: as many as fit */
+	bool context;		/* -X, -N, -L: words with {} repeat per
+				 * record */
+	bool maxargsset;	/* -n was given */
+	size_t maxrepl;		/* -N (0: no argument at all) */
+	bool maxreplset;	/* -N was given */
+	size_t maxchars;	/* -s, or 0: the system's limit */
+	bool exitbig;		/* -x: a record that does not fit is an
+				 * error */
+	bool showlimits;	/* --show-limits */
+	size_t maxlines;	/* -L, -l: lines per record, or 0 */
+	const char *eofstr;	/* -E: input ends at this record */
+	const char *argsep;	/* --arg-sep (default :::) */
+	const char *argfilesep;	/* --arg-file-sep (default ::::) */
+	bool link;		/* --link: sources read in step */
+	bool plus;		/* --plus: GNU parallel's extra strings */
+	bool files;		/* --files: print output files' names */
+	/* --pipe and --pipepart (pipe.c) */
+	bool pipe;		/* --pipe: stdin cut into blocks */
+	bool pipepart;		/* --pipepart: -a FILE's byte ranges */
+	uint64_t block;		/* --block, bytes */
+	const char *recstart;	/* --recstart, or NULL */
+	const char *recend;	/* --recend (default "\n") */
+	bool regexp;		/* --regexp: recstart/recend are regexes */
+	const char *header;	/* --header N|REGEX, or NULL */
+	bool roundrobin;	/* --round-robin */
+	bool cat;		/* --cat: {} is a file holding the block */
+	bool fifo;		/* --fifo: {} is a FIFO giving the block */
 	struct feed *feed;	/* the jobs of a job file, or NULL: the
 				 * input's */
 };

@@ -489,7 +489,7 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	spec.envp = cmd->envp != NULL ? cmd->envp : s->envp;
 	spec.dir = cmd->dir;
 	spec.search = cmd->file == NULL && cmd->search;
-	spec.in_fd = x->o.in_fd;
+	spec.in_fd = cmd->in_fd > 0 ? cmd->in_fd : x->o.in_fd;
 	spec.ignore = x->o.ignore;
 	spec.mask = x->o.mask;
 	spec.out_fd = x->o.results != NULL ? job->files.out : p[0][1] >= 0 ?
@@ -510,6 +510,16 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	return rc;
 }
 
+/* The job's own stdin, in the child now (or never to be): the feeder's
+ * writes fail once the job has gone. */
+static void
+closeinput(struct wspx__cmd *cmd)
+{
+	if (cmd->in_fd > 0)
+		close(cmd->in_fd);
+	cmd->in_fd = 0;
+}
+
 /* Write the command and a newline into the job's stdout: for a dry run,
  * and before the job's own output with show_command, so that it goes with
  * it (grouped, tagged, in order). */
@@ -525,7 +535,7 @@ showcommand(struct wspx__exec *x, const struct wspx__cmd *cmd,
  * that kept it from starting. */
 static int
 startandwait(struct wspx__exec *x, struct wspx__execjob *job,
-    const struct wspx__cmd *cmd, struct wspx__outjob *oj)
+    struct wspx__cmd *cmd, struct wspx__outjob *oj)
 {
 	struct wspx__result *r = &job->result;
 	struct slot *s = &x->slots[r->slot - 1];
@@ -541,7 +551,9 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 	if (x->o.show_command)
 		showcommand(x, cmd, oj);
 	setvars(s, job->seq, r->slot);
-	if ((rc = spawnjob(x, s, job, cmd, pf)) != 0)
+	rc = spawnjob(x, s, job, cmd, pf);
+	closeinput(cmd);
+	if (rc != 0)
 		return rc;
 	r->started = true;
 	x->o.ops->started(x->o.ctx, job, cmd);
@@ -653,7 +665,7 @@ void
 wspx__exec_startedhere(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	static const struct wspx__cmd none = { NULL, NULL, false, NULL, NULL,
-	    NULL };
+	    NULL, 0 };
 
 	job->x = x;
 	x->o.ops->started(x->o.ctx, job, &none);
@@ -680,7 +692,7 @@ static void
 runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__result *r = &job->result;
-	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL };
+	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL, 0 };
 	int64_t t0;
 
 	/* none open until wspx__results_start() (the caller zeroed them) */
@@ -718,6 +730,7 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	if (x->o.results != NULL && !x->o.dry_run)
 		wspx__results_end(x->o.results, job->seq, &job->files,
 		    wspx__exec_exitval(r));
+	closeinput(&cmd);
 	free(cmd.argv);
 	free(cmd.text);
 }

@@ -37,6 +37,10 @@ struct wspx__cmd {
 				 * the job is finished */
 	const char *dir;	/* the directory it starts in, or NULL;
 				 * borrowed likewise */
+	int in_fd;		/* its stdin if above 0 (as a pipe the
+				 * caller feeds), else the run's; the
+				 * executor closes it once the job has
+				 * started, or could not */
 };
 
 /* How a job ended. */
