@@ -235,6 +235,64 @@ funcsmode(struct commands *cm, const struct config *c)
 	free(word);
 }
 
+/* How COMMAND is read: -q, -X, --plus; " {}" is added unless -N 0 or
+ * --pipe (a job then has no argument to add).  With -m, -X and --xargs a
+ * builtin that is also a program (echo, true) runs as the program, as
+ * xargs runs it: a shell would first parse the thousands of arguments of
+ * the line, and could take only 128 KiB of them. */
+static int
+cmdflags(const struct config *c)
+{
+	bool noargs = (c->maxreplset && c->maxrepl == 0) || c->pipe;
+
+	return (c->quote ? TMPL_QUOTED : 0) | (noargs ? 0 : TMPL_APPEND) |
+	    (c->plus ? TMPL_PLUS : 0) | (c->context ? TMPL_CONTEXT : 0) |
+	    (c->multi != MULTI_NONE ? TMPL_PROGRAMS : 0);
+}
+
+bool
+commands_inshell(const struct commands *cm)
+{
+	return cm->cmd == NULL || template_needs_shell(cm->cmd);
+}
+
+size_t
+commands_baselen(const struct commands *cm)
+{
+	return cm->cmd != NULL ? template_baselen(cm->cmd) : 0;
+}
+
+size_t
+commands_reclen(const struct commands *cm, const struct args *rec,
+    size_t *units, struct buf *scratch)
+{
+	size_t i, n = 0;
+
+	if (cm->cmd != NULL)
+		return template_reclen(cm->cmd, rec, commands_inshell(cm),
+		    cm->shell.kind, units, scratch);
+	for (i = 0; i < rec->n; i++)
+		n += (i > 0) + strlen(rec->v[i]);
+	*units = 1;
+	return n;
+}
+
+bool
+commands_needs_total(const struct commands *cm)
+{
+	return (cm->cmd != NULL && template_needs_total(cm->cmd)) ||
+	    (cm->tag != NULL && template_needs_total(cm->tag));
+}
+
+void
+commands_set_total(struct commands *cm, uint64_t total, unsigned slots)
+{
+	if (cm->cmd != NULL)
+		template_set_total(cm->cmd, total, slots);
+	if (cm->tag != NULL)
+		template_set_total(cm->tag, total, slots);
+}
+
 struct commands *
 commands_new(const struct config *c)
 {
@@ -244,10 +302,12 @@ commands_new(const struct config *c)
 	shell_functions_init(environ, &cm->shell);
 	funcsmode(cm, c);
 	cm->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
-	    c->plain, c->quote, true) : NULL;
+	    c->plain, cmdflags(c)) : NULL;
 	cm->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
-	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
+	    template_new((char **)&c->tagstring, 1, NULL, c->plus ?
+	    TMPL_PLUS : 0) : NULL;
 	cm->tagargs = c->tag;
+	commands_set_total(cm, 0, c->jobs);
 	return cm;
 }
 

@@ -36,4 +36,22 @@ int commands_build(const struct commands *cm, const struct args *a,
 char *commands_tag(const struct commands *cm, const struct args *a,
     uint64_t seq, unsigned slot);
 
+/* Whether the jobs' command lines run in a shell, as one argument (which
+ * Linux caps at 128 KiB), or directly. */
+bool commands_inshell(const struct commands *cm);
+
+/* A job's command line as -s counts it: commands_baselen(), plus what
+ * commands_reclen() gives for each record, plus a space per place that
+ * takes records (*units) between two records.  scratch is the caller's
+ * buffer for the work. */
+size_t commands_baselen(const struct commands *cm);
+size_t commands_reclen(const struct commands *cm, const struct args *rec,
+    size_t *units, struct buf *scratch);
+
+/* {##} and {0#} need the number of jobs before the first is built: whether
+ * they are used, and setting it (and -j, for {0%}). */
+bool commands_needs_total(const struct commands *cm);
+void commands_set_total(struct commands *cm, uint64_t total,
+    unsigned slots);
+
 #endif /* WSPX_COMMAND_H */

@@ -1,11 +1,15 @@
 /*
  * Reading the input.  A record is what lies between two separators (the
  * last one may lack its separator); --colsep splits it into fields.  With
- * several sources every combination of their records is a job, the first
- * source varying slowest (GNU parallel's order): the first source is read
- * lazily, the others are read whole when opened since each of their
- * records is needed once per record of the first.  -n N puts N such
- * combinations into one job.
+ * several sources every combination of their records is a record of the
+ * input, the first source varying slowest (GNU parallel's order): the
+ * first source is read lazily, the others are read whole when opened
+ * since each of their records is needed once per record of the first.
+ * Sources linked by :::+ or ::::+ form a group read in step (as long as
+ * the shortest), with --link all of them (as long as the longest, the
+ * others wrapping around), as GNU parallel does.  jobargs.c puts the
+ * records into jobs.  -E ends a source at its mark; with -L a line that
+ * ends in a blank goes on into the next.
  *
  * A blocking read first polls the input together with wakefd, so that a
  * signal can stop the reading even while no input arrives.
@@ -33,17 +37,28 @@ struct source {
 	uint64_t nread;		/* records read so far, for messages */
 	char **rec;		/* records kept in memory (not the first) */
 	size_t nrec;
-	size_t cur;		/* the record of this source in the job */
+	bool ended;		/* -E: its end mark was read */
+};
+
+/* Sources read in step: src[first..first+n), at index cur of len (the
+ * longest member's count). */
+struct group {
+	size_t first, n;
+	size_t cur, len;
 };
 
 struct input {
 	struct inputopts o;
 	struct source *src;
 	size_t nsrc;
-	char *first;		/* the first source's current record */
+	struct group *grp;
+	size_t ngrp;
+	bool streamed;		/* the first source is read as it goes */
 	bool started, done;
 	bool failed;		/* a read failed */
 	struct buf rec;		/* a record being assembled */
+	struct buf firstrec;	/* the streamed first source's record */
+	struct buf words;	/* the fields of the record being made */
 };
 
 static void
@@ -140,6 +155,39 @@ blank(const char *p, size_t n)
 	return n == 0;
 }
 
+/* Whether the record p[0..n) is -E's end mark. */
+static bool
+endmark(const struct input *in, const char *p, size_t n)
+{
+	return n == strlen(in->o.eofstr) && (n == 0 || memcmp(p,
+	    in->o.eofstr, n) == 0);
+}
+
+/* -L: while the line in in->rec ends in white space, the next line goes
+ * on it (GNU parallel's rule; xargs' too). */
+static void
+continueline(struct input *in, struct source *s)
+{
+	struct buf line = { NULL, 0, 0 };
+
+	while (in->rec.len > 0 && isspace((unsigned char)in->rec.s[
+	    in->rec.len - 1])) {
+		bufadd(&line, in->rec.s, in->rec.len);
+		if (!rawrecord(in, s))
+			break;
+		s->nread++;
+		bufadd(&line, in->rec.s, in->rec.len);
+		in->rec.len = 0;
+		bufadd(&in->rec, line.s, line.len);
+		line.len = 0;
+	}
+	if (line.len > 0) {	/* the input ended after a continued line */
+		in->rec.len = 0;
+		bufadd(&in->rec, line.s, line.len);
+	}
+	free(line.s);
+}
+
 /* The next record of a streamed source into in->rec; false at its end.
  * A record with a NUL byte (when NUL does not end records) cannot become
  * an argument whole, and cut short it could name another file: it is
@@ -147,8 +195,15 @@ blank(const char *p, size_t n)
 static bool
 nextrecord(struct input *in, struct source *s)
 {
-	while (rawrecord(in, s)) {
+	while (!s->ended && rawrecord(in, s)) {
 		s->nread++;
+		if (in->o.continued)
+			continueline(in, s);
+		if (in->o.eofstr != NULL && endmark(in, in->rec.s,
+		    in->rec.len)) {
+			s->ended = true;
+			break;
+		}
 		if (in->o.skipblank && blank(in->rec.s, in->rec.len))
 			continue;
 		if (in->o.delim == '\0' || in->rec.len == 0 ||
@@ -172,31 +227,59 @@ slurp(struct input *in, struct source *s)
 	}
 }
 
+/* The records of a ::: list, past -r's blank ones, up to -E's mark. */
+static void
+listrecords(struct input *in, struct source *s, const struct srcspec *spec)
+{
+	size_t k;
+
+	for (k = 0; k < spec->n; k++) {
+		if (in->o.eofstr != NULL && endmark(in, spec->items[k],
+		    strlen(spec->items[k])))
+			break;
+		if (in->o.skipblank && blank(spec->items[k],
+		    strlen(spec->items[k])))
+			continue;
+		s->rec = xrealloc(s->rec, (s->nrec + 1) * sizeof(char *));
+		s->rec[s->nrec++] = xstrdup(spec->items[k]);
+	}
+}
+
+/* Group the sources: each linked one joins the group before it. */
+static void
+makegroups(struct input *in, const struct srcspec *spec)
+{
+	size_t i;
+
+	in->grp = xcalloc(in->nsrc, sizeof(*in->grp));
+	for (i = 0; i < in->nsrc; i++) {
+		if (i == 0 || !spec[i].linked)
+			in->grp[in->ngrp++].first = i;
+		in->grp[in->ngrp - 1].n++;
+	}
+}
+
 struct input *
 input_open(const struct srcspec *spec, size_t nsrc, const struct inputopts *o)
 {
 	struct input *in = xcalloc(1, sizeof(*in));
 	struct source *s;
-	size_t i, k;
+	size_t i;
 
 	in->o = *o;
 	in->nsrc = nsrc;
 	in->src = xcalloc(nsrc, sizeof(*in->src));
+	makegroups(in, spec);
+	in->streamed = spec[0].kind == SRC_FILE && in->grp[0].n == 1;
 	for (i = 0; i < nsrc; i++) {
 		s = &in->src[i];
 		s->fd = -1;
 		if (spec[i].kind == SRC_FILE)
 			openfile(s, &spec[i]);
-		if (i > 0 && spec[i].kind == SRC_FILE)
+		if ((i > 0 || !in->streamed) && spec[i].kind == SRC_FILE)
 			slurp(in, s);
-		for (k = 0; spec[i].kind == SRC_LIST && k < spec[i].n; k++) {
-			if (o->skipblank && blank(spec[i].items[k],
-			    strlen(spec[i].items[k])))
-				continue;
-			s->rec = xrealloc(s->rec, (s->nrec + 1) *
-			    sizeof(char *));
-			s->rec[s->nrec++] = xstrdup(spec[i].items[k]);
-		}
+		if (spec[i].kind == SRC_LIST)
+			listrecords(in, s, &spec[i]);
 	}
 	return in;
 }
@@ -215,52 +298,94 @@ input_close(struct input *in)
 		free(in->src[i].buf);
 	}
 	free(in->src);
-	free(in->first);
+	free(in->grp);
+	free(in->firstrec.s);
+	free(in->words.s);
 	free(in->rec.s);
 	free(in);
 }
 
-/* Move the first source on to its next record; false at its end. */
+/* Move the streamed first source on to its next record; false at its
+ * end. */
 static bool
 advancefirst(struct input *in)
 {
 	struct source *s = &in->src[0];
 
-	free(in->first);
-	in->first = NULL;
-	if (s->rec == NULL && s->fd >= 0) {
-		if (!nextrecord(in, s))
-			return false;
-		in->first = xstrdup(in->rec.s ? in->rec.s : "");
-		return true;
-	}
-	if (s->cur >= s->nrec)
+	if (!nextrecord(in, s))
 		return false;
-	in->first = xstrdup(s->rec[s->cur++]);
+	in->firstrec.len = 0;
+	bufadd(&in->firstrec, in->rec.s != NULL ? in->rec.s : "",
+	    in->rec.len);
 	return true;
+}
+
+/* Each group's length: with --link its longest member's count (the
+ * others wrap around), else (:::+) its shortest's, as in GNU parallel;
+ * none if a member is empty. */
+static bool
+grouplengths(struct input *in)
+{
+	struct group *g;
+	size_t i, k;
+
+	for (i = 0; i < in->ngrp; i++) {
+		g = &in->grp[i];
+		for (k = g->first; k < g->first + g->n; k++) {
+			if (in->streamed && k == 0)
+				continue;
+			if (in->src[k].nrec == 0)
+				return false;
+			if (g->len == 0 || (in->o.wrap ? in->src[k].nrec >
+			    g->len : in->src[k].nrec < g->len))
+				g->len = in->src[k].nrec;
+		}
+	}
+	return true;
+}
+
+/* Step the group g on; false when it wrapped around to its start (the
+ * streamed first group: when its source ended). */
+static bool
+stepgroup(struct input *in, size_t g)
+{
+	if (g == 0 && in->streamed)
+		return advancefirst(in);
+	if (++in->grp[g].cur < in->grp[g].len)
+		return true;
+	in->grp[g].cur = 0;
+	return false;
 }
 
 /* Step to the next combination of records; false at the end. */
 static bool
 nextcombo(struct input *in)
 {
-	size_t i;
+	size_t g;
 
 	if (in->done)
 		return false;
 	if (!in->started) {
 		in->started = true;
-		for (i = 1; i < in->nsrc; i++)
-			if (in->src[i].nrec == 0)
-				return !(in->done = true);
-		return (in->done = !advancefirst(in)) == false;
+		if (!grouplengths(in))
+			return !(in->done = true);
+		return !(in->done = in->streamed && !advancefirst(in));
 	}
-	for (i = in->nsrc - 1; i >= 1; i--) {
-		if (++in->src[i].cur < in->src[i].nrec)
+	for (g = in->ngrp - 1; g >= 1; g--)
+		if (stepgroup(in, g))
 			return true;
-		in->src[i].cur = 0;
-	}
-	return (in->done = !advancefirst(in)) == false;
+	return !(in->done = !stepgroup(in, 0));
+}
+
+/* Source k's record in the current combination. */
+static const char *
+current(const struct input *in, size_t k, size_t g)
+{
+	const struct source *s = &in->src[k];
+
+	if (k == 0 && in->streamed)
+		return in->firstrec.s;
+	return s->rec[in->grp[g].cur % s->nrec];
 }
 
 /* Whether c is white space as Perl's \s sees a byte, which GNU parallel's
@@ -308,22 +433,19 @@ addfields(struct input *in, const char *rec, struct buf *words)
 int
 input_next(struct input *in, struct args *a)
 {
-	struct buf words = { NULL, 0, 0 };
-	size_t combos, i, n = 0;
+	size_t g, k, n = 0;
 
-	for (combos = 0; combos < in->o.maxargs && nextcombo(in); combos++) {
-		n += addfields(in, in->first, &words);
-		for (i = 1; i < in->nsrc; i++)
-			n += addfields(in, in->src[i].rec[in->src[i].cur],
-			    &words);
-	}
-	if (combos == 0) {
-		free(words.s);
+	if (!nextcombo(in))
 		return 0;
-	}
-	a->v = packwords(&words, n);
+	in->words.len = 0;
+	for (g = 0; g < in->ngrp; g++)
+		for (k = in->grp[g].first; k < in->grp[g].first +
+		    in->grp[g].n; k++)
+			n += addfields(in, current(in, k, g), &in->words);
+	a->v = packwords(&in->words, n);
 	a->n = n;
-	free(words.s);
+	a->nrec = 0;
+	a->rec = NULL;
 	return 1;
 }
 
@@ -337,14 +459,14 @@ bool
 input_ready(struct input *in)
 {
 	struct source *s = &in->src[0];
-	size_t i;
+	size_t g;
 
 	if (in->done || !in->started)
 		return in->done;
-	for (i = 1; i < in->nsrc; i++)
-		if (in->src[i].cur + 1 < in->src[i].nrec)
+	for (g = 1; g < in->ngrp; g++)
+		if (in->grp[g].cur + 1 < in->grp[g].len)
 			return true;
-	if (s->rec != NULL || s->fd < 0)
+	if (!in->streamed || s->fd < 0)
 		return true;
 	return s->len > s->off && memchr(s->buf + s->off, in->o.delim,
 	    s->len - s->off) != NULL;

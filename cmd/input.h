@@ -40,8 +40,13 @@ enum {
 struct inputopts {
 	char delim;		/* record separator: '\n', '\0', or -d */
 	regex_t *colsep;	/* split records into fields, or NULL */
-	size_t maxargs;		/* records per job (-n), at least 1 */
 	bool skipblank;		/* skip records that are empty or blank */
+	bool continued;		/* -L: a line ending in a blank goes on
+				 * into the next */
+	const char *eofstr;	/* -E: a source ends at this record, or
+				 * NULL */
+	bool wrap;		/* --link: linked sources are as long as the
+				 * longest (else the shortest) */
 	int wakefd;		/* readable when reading should stop, or -1 */
 	int trim;		/* TRIM_LEFT | TRIM_RIGHT, or TRIM_NONE */
 };
@@ -49,14 +54,16 @@ struct inputopts {
 struct input;
 
 /* Open the sources; files other than the first are read whole now (they
- * are iterated once per record of the first).  Exits with a message naming
+ * are iterated once per record of the first), and so is the first if
+ * another is linked to it (:::+, --link: the longest decides).  Exits with a message naming
  * the file if one cannot be opened. */
 struct input *input_open(const struct srcspec *src, size_t nsrc,
     const struct inputopts *o);
 
 void input_close(struct input *in);
 
-/* The next job's arguments, in one malloc'd block that free(a->v) frees.
+/* The fields of the next record (one combination of the sources'
+ * records), in one malloc'd block that free(a->v) frees; a->nrec is 0.
  * Returns 1, or 0 at the end of the input (or when wakefd became
  * readable).  Reads only as much as it needs. */
 int input_next(struct input *in, struct args *a);

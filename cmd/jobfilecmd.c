@@ -153,6 +153,17 @@ printgraph(const struct wspx__jobfile *jf, const bool *sel,
 	puts("}");
 }
 
+/* The options that put input records into jobs, if one was given. */
+static const char *
+manyargs(const struct config *c)
+{
+	return c->multi != MULTI_NONE ? "-m, -X and --xargs" :
+	    c->maxreplset ? "-N" : c->maxlines > 0 ? "-L and -l" :
+	    c->maxchars > 0 ? "-s" : c->exitbig ? "-x" : c->eofstr != NULL ?
+	    "-E and -e" : c->link ? "--link" : c->pipe ? "--pipe and "
+	    "--pipepart" : c->plus ? "--plus" : c->files ? "--files" : NULL;
+}
+
 /* Options that read input or shape commands from it have no meaning for
  * a job file. */
 static void
@@ -164,7 +175,7 @@ refuse(const struct config *c)
 	    c->resume != RESUME_NONE ? "--resume and its kin" : c->results !=
 	    NULL ? "--results" : c->trimset ? "--trim" : c->delim != '\n' ?
 	    "-0 and -d" : c->tagstring != NULL ? "--tagstring (--tag tags "
-	    "with the job's name)" : c->total >= 0 ? "--total" : NULL;
+	    "with the job's name)" : c->total >= 0 ? "--total" : manyargs(c);
 
 	if (what == NULL)
 		return;

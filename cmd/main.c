@@ -124,6 +124,25 @@ checkpipe(struct config *c)
 		    "input is its block");
 }
 
+/* How many records a job takes, and whether -X's context replacement is
+ * on: -X, or -N or -L without -m or --xargs, as in GNU parallel. */
+static void
+manyperjob(struct config *c)
+{
+	bool multi = c->multi == MULTI_M || c->multi == MULTI_XARGS;
+
+	c->context = c->multi == MULTI_X || ((c->maxreplset ||
+	    c->maxlines > 0) && !multi && !c->pipe);
+	if (c->pipe)
+		return;
+	if (c->maxreplset)
+		c->maxargs = c->maxrepl > 0 ? c->maxrepl : 1;
+	else if (!c->maxargsset && c->maxlines > 0)
+		c->maxargs = c->maxlines;
+	else if (!c->maxargsset && c->multi != MULTI_NONE)
+		c->maxargs = 0;		/* as many as fit */
+}
+
 static void
 defaults(struct config *c)
 {
@@ -178,6 +197,7 @@ main(int argc, char **argv)
 {
 	struct config c;
 	int status, first;
+	size_t i;
 
 	stdfds();
 	defaults(&c);
@@ -204,11 +224,14 @@ main(int argc, char **argv)
 		c.ncommand = 0;
 	}
 	checkpipe(&c);
+	manyperjob(&c);
 	if (c.files && c.mode == WSPX_OUT_UNGROUP)
 		conflict("--files and -u", "ungrouped output is not kept in "
 		    "files");
 	if (c.nsrc == 0)
 		addsource(&c, SRC_FILE, "-", NULL);
+	for (i = 1; c.link && i < c.nsrc; i++)
+		c.src[i].linked = true;
 	if (!c.trimset && c.hascolsep)
 		c.trim = TRIM_BOTH;	/* "--colsep implies --trim rl" */
 	status = run(&c);

@@ -42,6 +42,7 @@
 #include "command.h"
 #include "gates.h"
 #include "job.h"
+#include "jobargs.h"
 #include "jobserver.h"
 #include "proc.h"
 #include "results.h"
@@ -76,6 +77,7 @@ struct run {
 	struct wspx_pool *pool;
 	struct wspx_blocking *bp;
 	struct input *in;
+	struct jobargs *ja;	/* the input's records into jobs */
 	int devnull;		/* the jobs' stdin */
 	struct stats stats;
 	struct running *running;
@@ -285,7 +287,7 @@ retryjob(struct run *r, struct cmdjob *j, uint64_t *seq)
  * input: from the input, past the jobs --resume skips, or from the
  * joblog for --retry-failed. */
 static struct cmdjob *
-nextjob(struct run *r, struct input *in, uint64_t *seq)
+nextjob(struct run *r, uint64_t *seq)
 {
 	struct cmdjob *j = xcalloc(1, sizeof(*j));
 
@@ -298,7 +300,7 @@ nextjob(struct run *r, struct input *in, uint64_t *seq)
 		return j;
 	}
 	for (;;) {
-		if (!input_next(in, &j->args)) {
+		if (!jobargs_next(r->ja, &j->args)) {
 			free(j);
 			return NULL;
 		}
@@ -325,9 +327,9 @@ readloop(struct run *r, struct input *in)
 	while (!end && (want = wspx__exec_reserve(r->x, BATCH)) > 0) {
 		for (k = 0; k < want; k++) {
 			/* Never sit on a partial batch while input waits. */
-			if (k > 0 && in != NULL && !input_ready(in))
+			if (k > 0 && in != NULL && !jobargs_ready(r->ja))
 				break;
-			if ((j = nextjob(r, in, &seq)) == NULL) {
+			if ((j = nextjob(r, &seq)) == NULL) {
 				end = true;
 				break;
 			}
@@ -529,6 +531,31 @@ fitfiles(struct config *c)
 	c->jobs = fit;
 }
 
+/* The input's records into jobs; --show-limits; and with {##} every job
+ * made now, to count them. */
+static struct jobargs *
+newjobargs(struct input *in, struct commands *cm, const struct config *c)
+{
+	struct jobargs_opts o;
+	struct jobargs *ja;
+
+	memset(&o, 0, sizeof(o));
+	o.maxrecs = c->maxargs;
+	o.fit = c->multi != MULTI_NONE;
+	o.spread = c->multi == MULTI_M || c->multi == MULTI_X;
+	o.exitbig = c->exitbig;
+	o.noargs = c->maxreplset && c->maxrepl == 0;
+	o.jobs = c->jobs;
+	o.maxchars = c->maxchars;
+	o.cm = cm;
+	ja = jobargs_new(in, &o);
+	if (c->showlimits)
+		jobargs_limits(ja, stderr);
+	if (commands_needs_total(cm))
+		commands_set_total(cm, jobargs_readall(ja), c->jobs);
+	return ja;
+}
+
 /* Everything the run needs before the first job: commands, signals,
  * /dev/null for the jobs' stdin, the input, the output, the pools and the
  * executor, and the signal thread. */
@@ -536,7 +563,7 @@ static void
 setup(struct run *r, struct config *c)
 {
 	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
-	    c->maxargs, c->skipblank, -1, c->trim };
+	    c->skipblank, c->maxlines > 0, c->eofstr, c->link, -1, c->trim };
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -569,8 +596,10 @@ setup(struct run *r, struct config *c)
 	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
-	if (c->resume != RETRY_FAILED && c->feed == NULL)
+	if (c->resume != RETRY_FAILED && c->feed == NULL) {
 		r->in = input_open(c->src, c->nsrc, &io);
+		r->ja = newjobargs(r->in, r->cmds, c);
+	}
 	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
 	    strcmp(c->events, "-") == 0);
 	startexec(r);
@@ -629,6 +658,7 @@ teardown(struct run *r)
 	wspx__exec_free(r->x);
 	wspx_blocking_free(r->bp);
 	wspx_pool_free(r->pool);
+	jobargs_free(r->ja);
 	if (r->in != NULL)
 		input_close(r->in);
 	resume_free(r->resume);
@@ -656,7 +686,8 @@ run(struct config *c)
 		feedjobs(&r, c->feed);
 	else
 		readloop(&r, r.in);
-	inputfailed = r.in != NULL && input_failed(r.in);
+	inputfailed = r.in != NULL && (input_failed(r.in) ||
+	    jobargs_failed(r.ja));
 	wspx__exec_wait(r.x);
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :

@@ -40,7 +40,29 @@ enum mod {
 	DIR,		/* {//}  */
 	BASENOEXT,	/* {/.}  */
 	SEQ,		/* {#}   */
-	SLOT		/* {%}   */
+	SLOT,		/* {%}   */
+	/* --plus */
+	PDIR,		/* {+/}: what {/} drops, or nothing */
+	PEXT,		/* {+.}: what {.} drops */
+	PEXT2,		/* {+..}: the last two extensions */
+	PEXT3,		/* {+...} */
+	NOEXT2,		/* {..}: without the last two */
+	NOEXT3,		/* {...} */
+	BASENOEXT2,	/* {/..} */
+	BASENOEXT3,	/* {/...} */
+	TOTAL,		/* {##}: the number of jobs */
+	SEQ0,		/* {0#}: {#} zero-padded to {##}'s width */
+	SLOT0		/* {0%}: {%} zero-padded to -j's width */
+};
+
+/* What a job's command is filled with besides its arguments. */
+struct fill {
+	uint64_t seq;
+	unsigned slot;
+	bool quote;		/* quote values for the shell kind */
+	enum shellkind kind;
+	uint64_t total;		/* {##} */
+	unsigned slots;		/* -j */
 };
 
 struct token {
@@ -56,6 +78,12 @@ struct template {
 	size_t n;
 	bool shell;	/* the text needs a shell */
 	bool quoted;	/* -q: each of COMMAND's words is one argument */
+	bool context;	/* -X: words with {} repeat per record */
+	bool plus;	/* --plus strings are read */
+	bool programs;	/* a builtin that is also a program runs as the
+			 * program (echo, true, ...) */
+	uint64_t total;	/* {##}, once known (template_set_total) */
+	unsigned slots;	/* -j, for {0%} */
 };
 
 /* Characters a shell leaves alone in an unquoted word. */
@@ -248,16 +276,39 @@ argv_text(char *const *argv)
 	return buftake(&b);
 }
 
+/* The job's number that q (after a '{') names: {#} {%}, and with --plus
+ * {##} {0#} {0%}; WHOLE if none. */
+static enum mod
+jobnumber(const char *q, bool plus)
+{
+	if ((q[0] == '#' || q[0] == '%') && q[1] == '}')
+		return q[0] == '#' ? SEQ : SLOT;
+	if (!plus)
+		return WHOLE;
+	if (strncmp(q, "##}", 3) == 0)
+		return TOTAL;
+	if (strncmp(q, "0#}", 3) == 0)
+		return SEQ0;
+	return strncmp(q, "0%}", 3) == 0 ? SLOT0 : WHOLE;
+}
+
 /* If a replacement string starts at p, describe it in *t and return its
- * length; else return 0.  With -I, plain replaces "{}". */
+ * length; else return 0.  With -I, plain replaces "{}"; plus reads
+ * --plus strings. */
 static size_t
-matchrepl(const char *p, const char *plain, struct token *t)
+matchrepl(const char *p, const char *plain, bool plus, struct token *t)
 {
 	static const struct {
 		const char *s;
 		enum mod mod;
-	} mods[] = { { "}", WHOLE }, { ".}", NOEXT }, { "/}", BASE },
-	    { "//}", DIR }, { "/.}", BASENOEXT } };
+		bool plus;
+	} mods[] = { { "}", WHOLE, false }, { ".}", NOEXT, false },
+	    { "/}", BASE, false }, { "//}", DIR, false },
+	    { "/.}", BASENOEXT, false }, { "+/}", PDIR, true },
+	    { "+.}", PEXT, true }, { "+..}", PEXT2, true },
+	    { "+...}", PEXT3, true }, { "..}", NOEXT2, true },
+	    { "...}", NOEXT3, true }, { "/..}", BASENOEXT2, true },
+	    { "/...}", BASENOEXT3, true } };
 	const char *q = p + 1;
 	size_t i, field = 0;
 
@@ -270,10 +321,9 @@ matchrepl(const char *p, const char *plain, struct token *t)
 	}
 	if (*p != '{')
 		return 0;
-	if ((q[0] == '#' || q[0] == '%') && q[1] == '}') {
-		t->mod = q[0] == '#' ? SEQ : SLOT;
-		return 3;
-	}
+	if ((t->mod = jobnumber(q, plus)) != WHOLE)
+		return t->mod == TOTAL || t->mod == SEQ0 || t->mod == SLOT0 ?
+		    4 : 3;
 	if (q[0] == '-' && q[1] >= '1' && q[1] <= '9') {
 		t->fromend = true;
 		q++;
@@ -283,7 +333,8 @@ matchrepl(const char *p, const char *plain, struct token *t)
 	if (q > p + 1 && field == 0)
 		return 0;
 	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
-		if (strncmp(q, mods[i].s, strlen(mods[i].s)) != 0)
+		if ((mods[i].plus && !plus) || strncmp(q, mods[i].s,
+		    strlen(mods[i].s)) != 0)
 			continue;
 		if (plain != NULL && field == 0 && mods[i].mod == WHOLE)
 			return 0;	/* with -I, "{}" is just text */
@@ -334,7 +385,7 @@ needsshell(const struct template *t)
 			word++;
 		else if (t->tok[i].kind == TEXT &&
 		    textneedsshell(t->tok[i].text, strlen(t->tok[i].text),
-		    word == 0, true))
+		    word == 0, !t->programs))
 			return true;
 	}
 	return false;
@@ -351,7 +402,11 @@ parse(struct template *t, const char *text, const char *plain, bool whole)
 	bool repl = false;
 
 	for (p = lit = text; *p != '\0';) {
-		if ((len = matchrepl(p, plain, &tok)) == 0) {
+		if (p[0] == '{' && p[1] == '=' && strstr(p + 2, "=}") != NULL)
+			fatal("%s: {= ... =} is Perl code, which GNU parallel "
+			    "runs and wspx does not (use the shell, or --plus "
+			    "strings)", text);
+		if ((len = matchrepl(p, plain, t->plus, &tok)) == 0) {
 			p++;
 			continue;
 		}
@@ -366,15 +421,17 @@ parse(struct template *t, const char *text, const char *plain, bool whole)
 }
 
 struct template *
-template_new(char *const *words, size_t n, const char *plain, bool quoted,
-    bool append)
+template_new(char *const *words, size_t n, const char *plain, int flags)
 {
 	struct template *t = xcalloc(1, sizeof(*t));
 	struct token tok = { REPL, NULL, 0, WHOLE, false };
 	struct buf line = { NULL, 0, 0 };
-	bool repl = false;
+	bool repl = false, quoted = flags & TMPL_QUOTED;
 	size_t i;
 
+	t->plus = flags & TMPL_PLUS;
+	t->programs = flags & TMPL_PROGRAMS;
+	t->context = flags & TMPL_CONTEXT;
 	for (i = 0; i < n && quoted; i++) {
 		if (i > 0)
 			pushtext(t, " ", 1, false);
@@ -392,7 +449,7 @@ template_new(char *const *words, size_t n, const char *plain, bool quoted,
 		template_free(t);
 		return NULL;
 	}
-	if (!repl && append) {
+	if (!repl && (flags & TMPL_APPEND)) {
 		pushtext(t, " ", 1, false);
 		push(t, tok);
 	}
@@ -415,10 +472,80 @@ template_free(struct template *t)
 	free(t);
 }
 
+void
+template_set_total(struct template *t, uint64_t total, unsigned slots)
+{
+	t->total = total;
+	t->slots = slots;
+}
+
+bool
+template_needs_total(const struct template *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->tok[i].kind == REPL && (t->tok[i].mod == TOTAL ||
+		    t->tok[i].mod == SEQ0))
+			return true;
+	return false;
+}
+
 bool
 template_needs_shell(const struct template *t)
 {
 	return t->shell;
+}
+
+/* Where the last k extensions of v[0..n) begin (at their '.'), each
+ * of one character or more and no '/' or '.'; NULL if v has fewer. */
+static const char *
+lastexts(const char *v, size_t n, int k)
+{
+	const char *p = v + n, *end = p;
+
+	while (k-- > 0) {
+		for (end = p; p > v && p[-1] != '.' && p[-1] != '/'; p--)
+			;
+		if (p == v || p[-1] != '.' || p == end)
+			return NULL;
+		p--;
+	}
+	return p;
+}
+
+/* A --plus string's value of v into b (GNU parallel's definitions: {+/}
+ * is what {//} leaves out, {+.} what {.} leaves out, {..} and {...} drop
+ * two and three extensions, {+..} and {+...} are them). */
+static void
+plusmodify(struct buf *b, const char *v, enum mod mod)
+{
+	const char *slash = strrchr(v, '/'), *dot, *base = v;
+	int k = mod == PEXT2 || mod == NOEXT2 || mod == BASENOEXT2 ? 2 : 3;
+
+	switch (mod) {
+	case PDIR:
+		if (slash != NULL)
+			bufadd(b, v, (size_t)(slash - v));
+		return;
+	case PEXT:
+		if ((dot = strrchr(v, '.')) != NULL)
+			bufadds(b, dot + 1);
+		return;
+	case PEXT2:
+	case PEXT3:
+		if ((dot = lastexts(v, strlen(v), k)) != NULL)
+			bufadds(b, dot + 1);
+		return;
+	case BASENOEXT2:
+	case BASENOEXT3:
+		base = slash != NULL ? slash + 1 : v;
+		/* FALLTHROUGH */
+	default:	/* NOEXT2, NOEXT3 */
+		dot = lastexts(base, strlen(base), k);
+		bufadd(b, base, dot != NULL ? (size_t)(dot - base) :
+		    strlen(base));
+	}
 }
 
 /* The value v with mod applied, added to b. */
@@ -441,6 +568,10 @@ modify(struct buf *b, const char *v, enum mod mod)
 			bufadd(b, v, n);
 		return;
 	}
+	if (mod >= PDIR) {
+		plusmodify(b, v, mod);
+		return;
+	}
 	base = mod == BASE || mod == BASENOEXT ? (slash ? slash + 1 : v) : v;
 	end = v + n;
 	if (mod == NOEXT || mod == BASENOEXT) {
@@ -453,21 +584,53 @@ modify(struct buf *b, const char *v, enum mod mod)
 	bufadd(b, base, (size_t)(end - base));
 }
 
+/* Whether mod is a number of the job's, not of its arguments. */
+static bool
+numbered(enum mod mod)
+{
+	return mod == SEQ || mod == SLOT || mod == TOTAL || mod == SEQ0 ||
+	    mod == SLOT0;
+}
+
+/* The digits of n. */
+static int
+digits(uint64_t n)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/* {#} {%} {##} {0#} {0%} into vals, with its NUL. */
+static void
+number(struct buf *vals, enum mod mod, const struct fill *f)
+{
+	unsigned long long n = mod == SEQ || mod == SEQ0 ? f->seq : mod ==
+	    TOTAL ? f->total : f->slot;
+	int width = mod == SEQ0 ? digits(f->total) : mod == SLOT0 ?
+	    digits(f->slots) : 0;
+	char num[48];
+
+	snprintf(num, sizeof(num), "%0*llu", width, n);
+	bufadd(vals, num, strlen(num) + 1);
+}
+
 /* The values of replacement tok for the job: NUL-separated in vals.
  * Returns how many: none for a field the job does not have, which GNU
  * parallel replaces with nothing, so that it is no argument. */
 static size_t
-values(const struct token *tok, const struct args *a, uint64_t seq,
-    unsigned slot, struct buf *vals)
+values(const struct token *tok, const struct args *a, const struct fill *f,
+    struct buf *vals)
 {
-	char num[24];
 	size_t i;
 
 	vals->len = 0;
-	if (tok->mod == SEQ || tok->mod == SLOT) {
-		snprintf(num, sizeof(num), "%llu", tok->mod == SEQ ?
-		    (unsigned long long)seq : (unsigned long long)slot);
-		bufadd(vals, num, strlen(num) + 1);
+	if (numbered(tok->mod)) {
+		number(vals, tok->mod, f);
 		return 1;
 	}
 	if (tok->field > a->n)
@@ -487,73 +650,285 @@ values(const struct token *tok, const struct args *a, uint64_t seq,
 	return a->n > 0 ? a->n : 1;
 }
 
+/* The end of the word that starts at token i: the next BLANK, or t->n. */
+static size_t
+wordend(const struct template *t, size_t i)
+{
+	while (i < t->n && t->tok[i].kind != BLANK)
+		i++;
+	return i;
+}
+
+/* Whether tokens [i, end) hold a replacement string of whole records
+ * ({}, {.}, ...: not {n}, {#} or {%}), which -X repeats per record. */
+static bool
+contextword(const struct template *t, size_t i, size_t end)
+{
+	for (; i < end; i++)
+		if (t->tok[i].kind == REPL && t->tok[i].field == 0 &&
+		    t->tok[i].mod != SEQ && t->tok[i].mod != SLOT)
+			return true;
+	return false;
+}
+
+/* How many times the word [i, end) is written for a: once, or with -X
+ * (context) once per record; *sub is then the first record. */
+static size_t
+repeats(const struct template *t, size_t i, size_t end, const struct args *a,
+    struct args *sub)
+{
+	*sub = *a;
+	if (!t->context || a->nrec == 0 || !contextword(t, i, end))
+		return 1;
+	return a->nrec;
+}
+
+/* Record r of a, as its own args. */
+static void
+record(const struct args *a, size_t r, struct args *sub)
+{
+	sub->v = a->v + a->rec[r];
+	sub->n = a->rec[r + 1] - a->rec[r];
+	sub->nrec = 0;
+	sub->rec = NULL;
+}
+
+/* Tokens [i, end) of one word into b, filled from a. */
+static void
+lineword(const struct template *t, size_t i, size_t end, const struct args *a,
+    const struct fill *f, struct buf *b, struct buf *vals)
+{
+	const char *v;
+	size_t k, n;
+
+	for (; i < end; i++) {
+		if (t->tok[i].kind != REPL) {
+			bufadds(b, t->tok[i].text);
+			continue;
+		}
+		n = values(&t->tok[i], a, f, vals);
+		for (k = 0, v = vals->s; k < n; k++, v += strlen(v) + 1) {
+			if (k > 0)
+				bufaddc(b, ' ');
+			if (f->quote)
+				quote(b, v, f->kind);
+			else
+				bufadds(b, v);
+		}
+	}
+}
+
 char *
 template_line(const struct template *t, const struct args *a, uint64_t seq,
     unsigned slot, bool doquote, enum shellkind kind)
 {
 	struct buf b = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
-	const char *v;
-	size_t i, k, n;
+	struct fill f = { seq, slot, doquote, kind, t->total, t->slots };
+	struct args sub;
+	size_t i, end, r, times;
 
-	for (i = 0; i < t->n; i++) {
-		if (t->tok[i].kind != REPL) {
+	for (i = 0; i < t->n; i = end) {
+		if (t->tok[i].kind == BLANK) {
 			bufadds(&b, t->tok[i].text);
+			end = i + 1;
 			continue;
 		}
-		n = values(&t->tok[i], a, seq, slot, &vals);
-		for (k = 0, v = vals.s; k < n; k++, v += strlen(v) + 1) {
-			if (k > 0)
+		end = wordend(t, i);
+		times = repeats(t, i, end, a, &sub);
+		for (r = 0; r < times; r++) {
+			if (r > 0)
 				bufaddc(&b, ' ');
-			if (doquote)
-				quote(&b, v, kind);
-			else
-				bufadds(&b, v);
+			if (times > 1)
+				record(a, r, &sub);
+			lineword(t, i, end, &sub, &f, &b, &vals);
 		}
 	}
 	free(vals.s);
 	return buftake(&b);
 }
 
+/* The length quote(s) would make, without making it. */
+static size_t
+quotedlen(const char *s, enum shellkind kind)
+{
+	const char *p;
+	size_t n = 2;
+
+	for (p = s; *p != '\0' && safechar(*p); p++)
+		;
+	if (*s != '\0' && *p == '\0')
+		return (size_t)(p - s);
+	for (p = s; *p != '\0'; p++)
+		n += *p == '\'' ? (kind == SHELL_FISH ? 2 : 4) : *p == '\\' &&
+		    kind == SHELL_FISH ? 2 : (*p == '!' || *p == '\n') &&
+		    kind == SHELL_CSH ? 2 : 1;
+	return n;
+}
+
+/* The length tokens [i, end) take for the record rec, as lineword() would
+ * write them (scratch holds a modified value). */
+static size_t
+wordlen(const struct template *t, size_t i, size_t end,
+    const struct args *rec, bool doquote, enum shellkind kind,
+    struct buf *scratch)
+{
+	const struct token *tok;
+	const char *v;
+	size_t k, len = 0;
+
+	for (; i < end; i++) {
+		tok = &t->tok[i];
+		if (tok->kind != REPL || numbered(tok->mod) || tok->field > 0) {
+			len += tok->kind == REPL ? 1 : strlen(tok->text);
+			continue;
+		}
+		for (k = 0; k < rec->n; k++) {
+			v = rec->v[k];
+			if (tok->mod != WHOLE) {
+				scratch->len = 0;
+				modify(scratch, v, tok->mod);
+				bufaddc(scratch, '\0');
+				v = scratch->s;
+			}
+			len += (k > 0) + (doquote ? quotedlen(v, kind) :
+			    strlen(v));
+		}
+	}
+	return len;
+}
+
+size_t
+template_reclen(const struct template *t, const struct args *rec,
+    bool doquote, enum shellkind kind, size_t *units, struct buf *scratch)
+{
+	size_t i, end, k, len = 0;
+
+	*units = 0;
+	for (i = 0; i < t->n; i = end) {
+		end = t->tok[i].kind == BLANK ? i + 1 : wordend(t, i);
+		if (!contextword(t, i, end))
+			continue;
+		if (t->context) {
+			len += wordlen(t, i, end, rec, doquote, kind, scratch);
+			++*units;
+			continue;
+		}
+		for (k = i; k < end; k++) {
+			if (!contextword(t, k, k + 1))
+				continue;
+			len += wordlen(t, k, k + 1, rec, doquote, kind,
+			    scratch);
+			++*units;
+		}
+	}
+	return len;
+}
+
+size_t
+template_baselen(const struct template *t)
+{
+	size_t i, end, k, len = 0;
+
+	for (i = 0; i < t->n; i = end) {
+		end = t->tok[i].kind == BLANK ? i + 1 : wordend(t, i);
+		if (t->context && contextword(t, i, end))
+			continue;
+		for (k = i; k < end; k++)
+			if (t->tok[k].kind != REPL)
+				len += strlen(t->tok[k].text);
+			else if (!contextword(t, k, k + 1))
+				len++;	/* {#}, {n}: a character at least */
+	}
+	return len;
+}
+
+/* argv words under construction. */
+struct words {
+	struct buf b;
+	size_t n;
+	bool inword;	/* a word has begun (-q: even an empty one) */
+};
+
+static void
+endword(struct words *w)
+{
+	if (w->inword) {
+		bufaddc(&w->b, '\0');
+		w->n++;
+	}
+	w->inword = false;
+}
+
+/* Tokens [i, end) of one word into w, filled from a: the values go in as
+ * they are, several values of one string splitting the word. */
+static void
+argvword(const struct template *t, size_t i, size_t end, const struct args *a,
+    const struct fill *f, struct words *w, struct buf *vals)
+{
+	const char *v;
+	size_t k, n;
+
+	w->inword |= t->quoted;
+	for (; i < end; i++) {
+		if (t->tok[i].kind == TEXT) {
+			bufadds(&w->b, t->tok[i].text);
+			w->inword = true;
+			continue;
+		}
+		n = values(&t->tok[i], a, f, vals);
+		for (k = 0, v = vals->s; k < n; k++, v += strlen(v) + 1) {
+			if (k > 0)
+				endword(w);
+			bufadds(&w->b, v);
+			w->inword = true;
+		}
+	}
+	endword(w);
+}
+
+/* -q: COMMAND ends with an empty word, or is one. */
+static void
+emptywords(const struct template *t, struct words *w)
+{
+	struct buf none = { NULL, 0, 0 };
+	struct fill f = { 0, 0, false, SHELL_POSIX, 0, 0 };
+	struct args a = { NULL, 0, 0, NULL };
+
+	if (t->quoted && (t->n == 0 || t->tok[t->n - 1].kind == BLANK))
+		argvword(t, t->n, t->n, &a, &f, w, &none);
+}
+
 char **
 template_argv(const struct template *t, const struct args *a, uint64_t seq,
     unsigned slot)
 {
-	struct buf words = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
-	const char *v;
-	size_t i, k, n, nwords = 0;
-	bool inword = t->quoted;	/* -q: even an empty word is one */
+	struct words w = { { NULL, 0, 0 }, 0, t->quoted };
+	struct buf vals = { NULL, 0, 0 };
+	struct fill f = { seq, slot, false, SHELL_POSIX, t->total, t->slots };
+	struct args sub;
+	size_t i, end, r, times;
 	char **argv;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->n; i = end) {
 		if (t->tok[i].kind == BLANK) {
-			if (inword) {
-				bufaddc(&words, '\0');
-				nwords++;
-			}
-			inword = t->quoted;
+			/* -q: an empty word of COMMAND is an argument */
+			if (t->quoted && (i == 0 || t->tok[i - 1].kind ==
+			    BLANK))
+				argvword(t, i, i, a, &f, &w, &vals);
+			end = i + 1;
 			continue;
 		}
-		if (t->tok[i].kind == TEXT) {
-			bufadds(&words, t->tok[i].text);
-			inword = true;
-			continue;
-		}
-		n = values(&t->tok[i], a, seq, slot, &vals);
-		for (k = 0, v = vals.s; k < n; k++, v += strlen(v) + 1) {
-			if (k > 0) {
-				bufaddc(&words, '\0');
-				nwords++;
-			}
-			bufadds(&words, v);
-			inword = true;
+		end = wordend(t, i);
+		times = repeats(t, i, end, a, &sub);
+		for (r = 0; r < times; r++) {
+			if (times > 1)
+				record(a, r, &sub);
+			argvword(t, i, end, &sub, &f, &w, &vals);
 		}
 	}
-	if (inword) {
-		bufaddc(&words, '\0');
-		nwords++;
-	}
-	argv = packwords(&words, nwords);
-	free(words.s);
+	emptywords(t, &w);
+	argv = packwords(&w.b, w.n);
+	free(w.b.s);
 	free(vals.s);
 	return argv;
 }

@@ -17,21 +17,42 @@ enum shellkind {
 	SHELL_CSH		/* csh, tcsh */
 };
 
-/* A job's arguments: the fields of its input. */
+/* A job's arguments: the fields of its input records.  With several
+ * records (-m, -X, -N, -n), record i's fields are v[rec[i]..rec[i + 1]);
+ * with nrec 0 (or 1) all of v is one record. */
 struct args {
 	char **v;
 	size_t n;
+	size_t nrec;
+	const size_t *rec;	/* nrec + 1 offsets into v, or NULL */
 };
 
 struct template;
 
-/* Parse COMMAND's n words.  Unless quoted they are joined by spaces into
- * one command line, as GNU parallel does; with quoted (-q) each word stays
- * one argument and no shell is used.  plain replaces "{}" as the string for
- * the whole argument (-I), or is NULL.  With append, " {}" is added if
- * there is no replacement string.  Returns NULL if there are no words. */
+/* How template_new() reads COMMAND. */
+enum {
+	TMPL_QUOTED = 1,	/* -q: each word stays one argument, no shell */
+	TMPL_APPEND = 2,	/* add " {}" if it has no replacement string */
+	TMPL_PLUS = 4,		/* read --plus strings */
+	TMPL_CONTEXT = 8,	/* -X: a word with {} repeats per record */
+	TMPL_PROGRAMS = 16	/* a first word that is a builtin and also a
+				 * program (echo, true) runs as the program
+				 * when nothing else needs a shell */
+};
+
+/* Parse COMMAND's n words.  Unless TMPL_QUOTED they are joined by spaces
+ * into one command line, as GNU parallel does.  plain replaces "{}" as the
+ * string for the whole argument (-I), or is NULL.  Returns NULL if there
+ * are no words.  {= ... =} (GNU parallel's Perl) is a fatal error. */
 struct template *template_new(char *const *words, size_t n,
-    const char *plain, bool quoted, bool append);
+    const char *plain, int flags);
+
+/* Whether the template has {##} or {0#}, which need the number of jobs:
+ * give it with template_set_total() before filling it. */
+bool template_needs_total(const struct template *t);
+
+/* The number of jobs ({##}, {0#}) and of slots ({0%}). */
+void template_set_total(struct template *t, uint64_t total, unsigned slots);
 
 void template_free(struct template *t);
 
@@ -50,6 +71,20 @@ char *template_line(const struct template *t, const struct args *a,
  * one free() releases. */
 char **template_argv(const struct template *t, const struct args *a,
     uint64_t seq, unsigned slot);
+
+/* The length a record adds to a job's command line, as -s counts it
+ * (GNU parallel's way: the line with each value quoted when quote):
+ * the record's text at each of the *units places that take records (an
+ * all-records string such as {}, or with -X a word holding one), each
+ * also taking a space between two records.  scratch is the caller's, for
+ * modified values. */
+struct buf;
+size_t template_reclen(const struct template *t, const struct args *rec,
+    bool quote, enum shellkind kind, size_t *units, struct buf *scratch);
+
+/* The length of the command line without its records: the rest of the
+ * text (a {#} or {n} counted as one character). */
+size_t template_baselen(const struct template *t);
 
 /* Whether a whole command line needs a shell to run. */
 bool line_needs_shell(const char *line);
@@ -79,7 +114,6 @@ char *argv_text(char *const *argv);
 char *unprintf(const char *s, const char **why);
 
 /* Add s to b quoted for kind. */
-struct buf;
 void quote(struct buf *b, const char *s, enum shellkind kind);
 
 #endif /* WSPX_TEMPLATE_H */
