@@ -49,14 +49,14 @@ LIBPIC = $(LIBOBJ:.o=.po)
 CMDHDR = cmd/command.h cmd/events.h cmd/failures.h cmd/gates.h \
 	cmd/graphrun.h cmd/input.h cmd/jobargs.h cmd/jobfilecmd.h \
 	cmd/options.h \
-	cmd/optvalue.h cmd/progpath.h cmd/refused.h cmd/report.h cmd/resume.h cmd/run.h \
+	cmd/optvalue.h cmd/outfiles.h cmd/progpath.h cmd/refused.h cmd/report.h cmd/resume.h cmd/run.h \
 	cmd/running.h cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h \
 	cmd/template.h cmd/util.h
 CMDOBJ = cmd/command.o cmd/events.o cmd/failures.o cmd/gates.o \
 	cmd/graphcmd.o cmd/graphrun.o cmd/graphstate.o cmd/input.o \
 	cmd/jobargs.o \
 	cmd/jobfilecmd.o cmd/main.o cmd/options.o cmd/optvalue.o \
-	cmd/progpath.o cmd/refused.o cmd/report.o cmd/resume.o cmd/run.o \
+	cmd/outfiles.o cmd/progpath.o cmd/refused.o cmd/report.o cmd/resume.o cmd/run.o \
 	cmd/running.o \
 	cmd/shell.o cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o \
 	cmd/util.o

@@ -46,6 +46,7 @@
 #include "jobserver.h"
 #include "proc.h"
 #include "results.h"
+#include "outfiles.h"
 #include "progpath.h"
 #include "report.h"
 #include "resume.h"
@@ -113,6 +114,9 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	j->tag = commands_tag(r->cmds, &j->args, ej->seq, slot);
 	ej->tag = j->tag;
 	j->cmdtext = xstrdup(cmd->text);
+	if (rc == 0 && r->c->files && !r->c->dryrun &&
+	    (rc = cmd->out_fd = outfiles_new(r->c->tmpdir, &j->outfile)) > 0)
+		rc = 0;
 	return rc;
 }
 
@@ -138,6 +142,7 @@ ended(void *ctx, struct wspx__execjob *ej)
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 
 	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "");
+	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
 }
 
 /* Count the job's end. */

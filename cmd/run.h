@@ -119,6 +119,7 @@ struct cmdjob {
 	char *tag;		/* the tag, or NULL */
 	char *cmdtext;		/* the command, for error messages */
 	bool nobash;		/* its exported function has no bash */
+	char *outfile;		/* --files: its stdout's file, till it ends */
 };
 
 /* What a front end other than the input's gives the run: its jobs. */

@@ -484,6 +484,11 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	} else {
 		rc = openpipes(o, p);
 	}
+	if (cmd->out_fd > 0 && p[0][0] >= 0) {	/* stdout goes to its file */
+		close(p[0][0]);
+		close(p[0][1]);
+		p[0][0] = p[0][1] = -1;
+	}
 	spec.file = cmd->file != NULL ? cmd->file : cmd->argv[0];
 	spec.argv = cmd->argv;
 	spec.envp = cmd->envp != NULL ? cmd->envp : s->envp;
@@ -492,8 +497,8 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	spec.in_fd = cmd->in_fd > 0 ? cmd->in_fd : x->o.in_fd;
 	spec.ignore = x->o.ignore;
 	spec.mask = x->o.mask;
-	spec.out_fd = x->o.results != NULL ? job->files.out : p[0][1] >= 0 ?
-	    p[0][1] : wspx__output_fd(o, 1);
+	spec.out_fd = cmd->out_fd > 0 ? cmd->out_fd : x->o.results != NULL ?
+	    job->files.out : p[0][1] >= 0 ? p[0][1] : wspx__output_fd(o, 1);
 	spec.err_fd = x->o.results != NULL ? job->files.err : p[1][1] >= 0 ?
 	    p[1][1] : wspx__output_fd(o, 2);
 	if (rc == 0)
@@ -510,14 +515,16 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	return rc;
 }
 
-/* The job's own stdin, in the child now (or never to be): the feeder's
- * writes fail once the job has gone. */
+/* The job's own stdin and stdout, in the child now (or never to be): the
+ * feeder's writes fail once the job has gone. */
 static void
 closeinput(struct wspx__cmd *cmd)
 {
 	if (cmd->in_fd > 0)
 		close(cmd->in_fd);
-	cmd->in_fd = 0;
+	if (cmd->out_fd > 0)
+		close(cmd->out_fd);
+	cmd->in_fd = cmd->out_fd = 0;
 }
 
 /* Write the command and a newline into the job's stdout: for a dry run,
@@ -665,7 +672,7 @@ void
 wspx__exec_startedhere(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	static const struct wspx__cmd none = { NULL, NULL, false, NULL, NULL,
-	    NULL, 0 };
+	    NULL, 0, 0 };
 
 	job->x = x;
 	x->o.ops->started(x->o.ctx, job, &none);
@@ -692,7 +699,7 @@ static void
 runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__result *r = &job->result;
-	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL, 0 };
+	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL, 0, 0 };
 	int64_t t0;
 
 	/* none open until wspx__results_start() (the caller zeroed them) */

@@ -41,6 +41,9 @@ struct wspx__cmd {
 				 * caller feeds), else the run's; the
 				 * executor closes it once the job has
 				 * started, or could not */
+	int out_fd;		/* its stdout if above 0 (a file of the
+				 * caller's), else the run's; closed
+				 * likewise */
 };
 
 /* How a job ended. */
