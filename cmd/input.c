@@ -57,7 +57,6 @@ struct input {
 	bool started, done;
 	bool failed;		/* a read failed */
 	struct buf rec;		/* a record being assembled */
-	struct buf firstrec;	/* the streamed first source's record */
 	struct buf words;	/* the fields of the record being made */
 };
 
@@ -299,7 +298,6 @@ input_close(struct input *in)
 	}
 	free(in->src);
 	free(in->grp);
-	free(in->firstrec.s);
 	free(in->words.s);
 	free(in->rec.s);
 	free(in);
@@ -312,12 +310,8 @@ advancefirst(struct input *in)
 {
 	struct source *s = &in->src[0];
 
-	if (!nextrecord(in, s))
-		return false;
-	in->firstrec.len = 0;
-	bufadd(&in->firstrec, in->rec.s != NULL ? in->rec.s : "",
-	    in->rec.len);
-	return true;
+	/* (in->rec keeps it: the other sources were read whole) */
+	return nextrecord(in, s);
 }
 
 /* Each group's length: with --link its longest member's count (the
@@ -384,7 +378,7 @@ current(const struct input *in, size_t k, size_t g)
 	const struct source *s = &in->src[k];
 
 	if (k == 0 && in->streamed)
-		return in->firstrec.s;
+		return in->rec.s != NULL ? in->rec.s : "";
 	return s->rec[in->grp[g].cur % s->nrec];
 }
 

@@ -189,29 +189,29 @@ static const struct option {
 	{ 0, "pipepart", NULL, O_PIPEPART, "the same for the file -a FILE: "
 	    "each job reads its own part" },
 	{ 0, "pipe-part", NULL, O_PIPEPART, NULL },
-	{ 0, "block", "SIZE", O_BLOCK, "--pipe: blocks of about SIZE bytes "
-	    "(default 1M; k, K, M, G)" },
+	{ 0, "block", "SIZE", O_BLOCK, "with --pipe, blocks of about SIZE "
+	    "bytes (default 1M; k, K, M, G)" },
 	{ 0, "block-size", "SIZE", O_BLOCK, NULL },
 	{ 0, "blocksize", "SIZE", O_BLOCK, NULL },
-	{ 0, "recend", "STR", O_RECEND, "--pipe: records end with STR "
+	{ 0, "recend", "STR", O_RECEND, "with --pipe, records end with STR "
 	    "(default \\n)" },
-	{ 0, "recstart", "STR", O_RECSTART, "--pipe: records start with "
+	{ 0, "recstart", "STR", O_RECSTART, "with --pipe, records start with "
 	    "STR" },
-	{ 0, "regexp", NULL, O_REGEXP, "--pipe: --recstart and --recend are "
-	    "regular expressions" },
+	{ 0, "regexp", NULL, O_REGEXP, "with --pipe, --recstart and --recend "
+	    "are regular expressions" },
 	{ 0, "regex", NULL, O_REGEXP, NULL },
-	{ 0, "header", "N|REGEX", O_HEADER, "--pipe: put the first N lines "
-	    "(or REGEX's match) atop every block" },
-	{ 0, "round-robin", NULL, O_ROUNDROBIN, "--pipe: start -j jobs and "
-	    "give them blocks in turn" },
+	{ 0, "header", "HEADER", O_HEADER, "with --pipe, put HEADER (N "
+	    "lines, or a REGEX's match) atop each block" },
+	{ 0, "round-robin", NULL, O_ROUNDROBIN, "with --pipe, start -j jobs "
+	    "and give them blocks in turn" },
 	{ 0, "roundrobin", NULL, O_ROUNDROBIN, NULL },
 	{ 0, "round", NULL, O_ROUNDROBIN, NULL },
-	{ 0, "cat", NULL, O_CAT, "--pipe: {} is a file holding the block, "
-	    "not stdin" },
-	{ 0, "fifo", NULL, O_FIFO, "--pipe: {} is a FIFO giving the block, "
-	    "not stdin" },
-	{ 0, "plus", NULL, O_PLUS, "GNU parallel's extra strings: {+/} {+.} "
-	    "{..} {...} {##} {0#} ..." },
+	{ 0, "cat", NULL, O_CAT, "with --pipe, {} is a file holding the "
+	    "block, not stdin" },
+	{ 0, "fifo", NULL, O_FIFO, "with --pipe, {} is a FIFO giving the "
+	    "block, not stdin" },
+	{ 0, "plus", NULL, O_PLUS, "the extra strings of GNU parallel: {+/} "
+	    "{+.} {..} {...} {##} {0#} ..." },
 	{ 0, "files", NULL, O_FILES, "print the name of a file holding each "
 	    "job's output, not the output" },
 	{ 0, "output-as-files", NULL, O_FILES, NULL },

@@ -73,8 +73,7 @@ static const struct {
 } shorts[] = { { 'S', "sshlogin" }, { 'M', "controlmaster" },
     { 'W', "workdir" }, { 'B', "basefile" }, { 'o', "open-tty" },
     { 'T', "tty" }, { 'p', "interactive" }, { 'J', "profile" },
-    { 'D', "debug" }, { 'U', "extensionreplace" }, { 'Y', "shebang" },
-    { 'H', "nice" } };
+    { 'D', "debug" }, { 'U', "extensionreplace" }, { 'Y', "shebang" }};
 
 /* Whether names (a '|' list) has name[0..n), whole or (prefix) as the
  * start of one of its spellings. */

@@ -552,9 +552,15 @@ plusmodify(struct buf *b, const char *v, enum mod mod)
 static void
 modify(struct buf *b, const char *v, enum mod mod)
 {
-	const char *slash = strrchr(v, '/'), *base, *dot, *end;
+	const char *slash, *base, *dot, *end;
 	size_t n = strlen(v);
 
+	if (mod == WHOLE) {
+		bufadd(b, v, n + 1);	/* with its NUL */
+		b->len--;
+		return;
+	}
+	slash = strrchr(v, '/');
 	if (mod == DIR) {
 		while (n > 1 && v[n - 1] == '/')
 			n--;		/* trailing slashes */

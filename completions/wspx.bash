@@ -3,8 +3,9 @@
 # Install as /usr/share/bash-completion/completions/wspx, or source it.
 # Before COMMAND: wspx's options (GNU parallel's spellings too), files
 # after -a, --shell, --metrics, --events and --joblog, directories after
-# --tmpdir and --results, the main policies after --halt, nothing after
-# the other options that take a value (numbers, sizes, durations), and
+# --tmpdir and --results, the main policies after --halt, variable names
+# after --env, nothing after the other options that take a value
+# (numbers, sizes, durations, strings), and
 # command names and the commands for job files: run, check, list, graph.
 # After one of those: the options again, then a job file (*.yml,
 # *.yaml), and after `run FILE` the names of its jobs, as
@@ -36,8 +37,9 @@ _wspx_skipopts()
 			# a bundle (-kv, -j4, -kj 4): its first option that
 			# takes a value takes the rest of it, or the next word
 			for ((k = 1; k < ${#w}; k++)); do
-				# -i's value, if any, is the rest of the word
-				[[ ${w:k:1} == i ]] && break
+				# -i's, -l's and -e's value, if any, is the
+				# rest of the word
+				[[ ${w:k:1} == [iel] ]] && break
 				[[ $argopts == *" -${w:k:1} "* ]] || continue
 				((k == ${#w} - 1)) && ((i++))
 				break
@@ -67,6 +69,8 @@ _wspx_option()
 			COMPREPLY=($(compgen -d -- "$cur"))
 		elif [[ $haltopts == *" $needs "* ]]; then
 			COMPREPLY=($(compgen -W "$halts" -- "$cur"))
+		elif [[ $needs == --env ]]; then
+			COMPREPLY=($(compgen -e -- "$cur"))
 		fi
 		return 0	# a number or a string: nothing to offer
 	fi
@@ -120,8 +124,12 @@ _wspx()
 	# those whose value is a file, and the values of --halt.
 	local opts='-a --arg-file --argfile -0 --null -d --delimiter
 	    -C --colsep --col-sep --trim -n --max-args --maxargs
+	    -N --max-replace-args --maxreplaceargs -m -X --xargs
+	    -s --max-chars --maxchars -x --exit --show-limits --showlimits
+	    -L -l --max-lines --maxlines -E -e --eof --arg-sep --argsep
+	    --arg-file-sep --argfilesep --link --xapply
 	    -r --no-run-if-empty --norunifempty -I -i --replace --shell
-	    -q --quote -j --jobs -P --max-procs --maxprocs --group
+	    -q --quote -j --jobs -P --max-procs --maxprocs -g --group
 	    --line-buffer --line-buffered --linebuffer --linebuffered --lb
 	    -u --ungroup -k --keep-order --keeporder --tag --tagstring
 	    --tag-string --dry-run --dryrun --dr -v -t --verbose
@@ -130,15 +138,23 @@ _wspx()
 	    --metrics --events --joblog --jl --resume --resume-failed
 	    --retry-failed --retries --retry-delay --timeout --halt
 	    --halt-on-error --delay --results --res --memfree --load
-	    --jobserver --force --eta --bar --will-cite --willcite --nn
+	    --jobserver --pipe --spreadstdin --pipepart --pipe-part
+	    --block --block-size --blocksize --recend --recstart --regexp
+	    --regex --header --round-robin --roundrobin --round --cat
+	    --fifo --plus --files --output-as-files --outputasfiles
+	    --force --eta --bar --no-keep-order --nokeeporder --nok --no-k
+	    --silent --env --will-cite --willcite --nn
 	    --nonotice --no-notice -V --version -h --help'
 	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
-	    --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs
+	    --col-sep --trim -n --max-args --maxargs -N --max-replace-args
+	    --maxreplaceargs -s --max-chars --maxchars -L -E --arg-sep
+	    --argsep --arg-file-sep --argfilesep -I --shell -j --jobs
 	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
 	    --tempdir --term-timeout --progress-interval --total
 	    --total-jobs --totaljobs --metrics --events --joblog --jl
 	    --retries --retry-delay --timeout --halt --halt-on-error --delay
-	    --results --res --memfree --load'
+	    --results --res --memfree --load --block --block-size
+	    --blocksize --recend --recstart --header --env'
 	local fileopts='-a --arg-file --argfile --shell --metrics --events
 	    --joblog --jl'
 	local diropts='--tmpdir --tempdir --results --res'
@@ -186,9 +202,10 @@ _wspx()
 			;;
 		esac
 	fi
-	# After ::: or ::::, arguments and input files are usually files.
+	# After :::, ::::, :::+ or ::::+, arguments and input files are
+	# usually files.
 	for ((i = cmd; i < COMP_CWORD; i++)); do
-		if [[ ${COMP_WORDS[i]} == ::: || ${COMP_WORDS[i]} == :::: ]]
+		if [[ ${COMP_WORDS[i]} == @(:::|::::|:::+|::::+) ]]
 		then
 			compopt -o filenames 2>/dev/null
 			COMPREPLY=($(compgen -f -- "$cur"))

@@ -4,22 +4,25 @@
 # Before COMMAND: wspx's options, GNU parallel's spellings too
 # (tests/cli/docs.bats checks them against `wspx --help`), files after -a,
 # --shell, --metrics, --events and --joblog, directories after --tmpdir
-# and --results, the main policies after --halt, nothing after the other
-# options that take a value (-x), and command names and the commands for
-# job files (run, check, list, graph).  After one of those: the options
-# again, then a job file (*.yml, *.yaml), and after `run FILE` the names
-# of its jobs, as `wspx list FILE` prints them.  From COMMAND on:
-# COMMAND's own completion.
+# and --results, the main policies after --halt, exported variables after
+# --env, nothing after the other options that take a value (-x), and
+# command names and the commands for job files (run, check, list, graph).
+# After one of those: the options again, then a job file (*.yml, *.yaml),
+# and after `run FILE` the names of its jobs, as `wspx list FILE` prints
+# them.  From COMMAND on: COMMAND's own completion.
 
 # The options that take a value, as separate words on the command line.
 function __wspx_value_options
     printf '%s\n' -a --arg-file --argfile -d --delimiter -C --colsep \
-        --col-sep --trim -n --max-args --maxargs -I --shell -j --jobs \
+        --col-sep --trim -n --max-args --maxargs -N --max-replace-args \
+        --maxreplaceargs -s --max-chars --maxchars -L -E --arg-sep \
+        --argsep --arg-file-sep --argfilesep -I --shell -j --jobs \
         -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
         --tempdir --term-timeout --progress-interval --total \
         --total-jobs --totaljobs --metrics --events --joblog --jl \
         --retries --retry-delay --timeout --halt --halt-on-error --delay \
-        --results --res --memfree --load
+        --results --res --memfree --load --block --block-size \
+        --blocksize --recend --recstart --header --env
 end
 
 # Where the command line is: "options" (before COMMAND), "value" (after
@@ -60,8 +63,9 @@ function __wspx_state
                     # a bundle (-kv, -j4, -kj 4): its first option that
                     # takes a value takes the rest of it, or the next word
                     for c in (string split '' -- (string sub -s 2 -- $t))
-                        # -i's value, if any, is the rest of the word
-                        test $c = i; and break
+                        # -i's, -l's and -e's value, if any, is the
+                        # rest of the word
+                        contains -- $c i l e; and break
                         if contains -- -$c $valopts
                             test -z (string split -m1 -- $c (string sub -s 2 -- $t))[2]
                             and set skip 1
@@ -127,6 +131,27 @@ complete -c wspx -n __wspx_before_command -l col-sep -x -d "Split records into f
 complete -c wspx -n __wspx_before_command -l trim -x -a "n l r lr rl" -d "Trim blanks off fields (--colsep: lr)"
 complete -c wspx -n __wspx_before_command -s n -l max-args -x -d "Put N input records in each job"
 complete -c wspx -n __wspx_before_command -l maxargs -x -d "Put N input records in each job"
+complete -c wspx -n __wspx_before_command -s N -l max-replace-args -x -d "Put N records in each job, {1}..{N} naming them"
+complete -c wspx -n __wspx_before_command -l maxreplaceargs -x -d "Put N records in each job, {1}..{N} naming them"
+complete -c wspx -n __wspx_before_command -s m -d "Put as many records in each job as fit (-s), {} all of them"
+complete -c wspx -n __wspx_before_command -s X -d "The same as -m, each word with {} repeated once per record"
+complete -c wspx -n __wspx_before_command -l xargs -d "As -m, but the last records are not spread over the -j jobs"
+complete -c wspx -n __wspx_before_command -s s -l max-chars -x -d "Make command lines of at most N characters (-m, -X, --xargs)"
+complete -c wspx -n __wspx_before_command -l maxchars -x -d "Make command lines of at most N characters (-m, -X, --xargs)"
+complete -c wspx -n __wspx_before_command -s x -l exit -d "Stop with an error at a record too long for one command line"
+complete -c wspx -n __wspx_before_command -l show-limits -d "Print the command line's length limits to stderr, then run"
+complete -c wspx -n __wspx_before_command -l showlimits -d "Print the command line's length limits to stderr, then run"
+complete -c wspx -n __wspx_before_command -s L -x -d "Put N lines in each job, one argument each (a line ending in a blank goes on)"
+complete -c wspx -n __wspx_before_command -s l -l max-lines -d "The same as -L N, N in the same word (default 1)"
+complete -c wspx -n __wspx_before_command -l maxlines -d "The same as -L N, N in the same word (default 1)"
+complete -c wspx -n __wspx_before_command -s E -x -d "The input ends at a record that is STR"
+complete -c wspx -n __wspx_before_command -s e -l eof -d "The same as -E STR, STR in the same word (xargs -e)"
+complete -c wspx -n __wspx_before_command -l arg-sep -x -d "Use STR instead of ::: (and STR+ for :::+)"
+complete -c wspx -n __wspx_before_command -l argsep -x -d "Use STR instead of ::: (and STR+ for :::+)"
+complete -c wspx -n __wspx_before_command -l arg-file-sep -x -d "Use STR instead of :::: (and STR+ for ::::+)"
+complete -c wspx -n __wspx_before_command -l argfilesep -x -d "Use STR instead of :::: (and STR+ for ::::+)"
+complete -c wspx -n __wspx_before_command -l link -d "Read the input sources in step, not as a cross product"
+complete -c wspx -n __wspx_before_command -l xapply -d "Read the input sources in step, not as a cross product"
 complete -c wspx -n __wspx_before_command -s r -l no-run-if-empty -d "Skip input records that are empty or blank"
 complete -c wspx -n __wspx_before_command -l norunifempty -d "Skip input records that are empty or blank"
 complete -c wspx -n __wspx_before_command -s I -x -d "Use STR instead of {} for the argument"
@@ -136,7 +161,7 @@ complete -c wspx -n __wspx_before_command -s q -l quote -d "Run COMMAND's words 
 complete -c wspx -n __wspx_before_command -s j -l jobs -x -d "Run N jobs at once: N, N%, +N, -N (0: one per CPU)"
 complete -c wspx -n __wspx_before_command -s P -l max-procs -x -d "The same as -j (xargs -P)"
 complete -c wspx -n __wspx_before_command -l maxprocs -x -d "The same as -j (xargs -P)"
-complete -c wspx -n __wspx_before_command -l group -d "Print each job's output whole when it ends (default)"
+complete -c wspx -n __wspx_before_command -s g -l group -d "Print each job's output whole when it ends (default)"
 complete -c wspx -n __wspx_before_command -l line-buffer -d "Print whole lines of output as they come"
 complete -c wspx -n __wspx_before_command -l line-buffered -d "Print whole lines of output as they come"
 complete -c wspx -n __wspx_before_command -l linebuffer -d "Print whole lines of output as they come"
@@ -181,9 +206,36 @@ complete -c wspx -n __wspx_before_command -l res -x -a "(__fish_complete_directo
 complete -c wspx -n __wspx_before_command -l memfree -x -d "Start no job while less than SIZE is available (500M, 1.5G)"
 complete -c wspx -n __wspx_before_command -l load -x -d "Start no job while the load average is N (or N% of the CPUs) or more"
 complete -c wspx -n __wspx_before_command -l jobserver -d "Share -j with the jobs' make through a jobserver (MAKEFLAGS)"
+complete -c wspx -n __wspx_before_command -l pipe -d "Cut stdin into blocks of records, each the stdin of one job"
+complete -c wspx -n __wspx_before_command -l spreadstdin -d "Cut stdin into blocks of records, each the stdin of one job"
+complete -c wspx -n __wspx_before_command -l pipepart -d "The same for the file -a FILE: each job reads its own part"
+complete -c wspx -n __wspx_before_command -l pipe-part -d "The same for the file -a FILE: each job reads its own part"
+complete -c wspx -n __wspx_before_command -l block -x -d "With --pipe, blocks of about SIZE bytes (default 1M; 10M, 1.5G)"
+complete -c wspx -n __wspx_before_command -l block-size -x -d "With --pipe, blocks of about SIZE bytes (default 1M; 10M, 1.5G)"
+complete -c wspx -n __wspx_before_command -l blocksize -x -d "With --pipe, blocks of about SIZE bytes (default 1M; 10M, 1.5G)"
+complete -c wspx -n __wspx_before_command -l recend -x -d "With --pipe, records end with STR (default newline)"
+complete -c wspx -n __wspx_before_command -l recstart -x -d "With --pipe, records start with STR"
+complete -c wspx -n __wspx_before_command -l regexp -d "With --pipe, --recstart and --recend are regular expressions"
+complete -c wspx -n __wspx_before_command -l regex -d "With --pipe, --recstart and --recend are regular expressions"
+complete -c wspx -n __wspx_before_command -l header -x -d "With --pipe, put the first N lines (or REGEX's match) atop every block"
+complete -c wspx -n __wspx_before_command -l round-robin -d "With --pipe, start -j jobs and give them blocks in turn"
+complete -c wspx -n __wspx_before_command -l roundrobin -d "With --pipe, start -j jobs and give them blocks in turn"
+complete -c wspx -n __wspx_before_command -l round -d "With --pipe, start -j jobs and give them blocks in turn"
+complete -c wspx -n __wspx_before_command -l cat -d "With --pipe, {} is a file holding the block, not stdin"
+complete -c wspx -n __wspx_before_command -l fifo -d "With --pipe, {} is a FIFO giving the block, not stdin"
+complete -c wspx -n __wspx_before_command -l plus -d "GNU parallel's extra replacement strings: {+/} {+.} {..} {##} {0#} ..."
+complete -c wspx -n __wspx_before_command -l files -d "Print the name of a file holding each job's output, not the output"
+complete -c wspx -n __wspx_before_command -l output-as-files -d "Print the name of a file holding each job's output, not the output"
+complete -c wspx -n __wspx_before_command -l outputasfiles -d "Print the name of a file holding each job's output, not the output"
 complete -c wspx -n __wspx_before_command -l force -d "wspx run: run the jobs that are up to date too"
 complete -c wspx -n __wspx_before_command -l eta -d "Show progress and ETA: the status line, or --progress lines"
 complete -c wspx -n __wspx_before_command -l bar -d "Show progress and ETA: the status line, or --progress lines"
+complete -c wspx -n __wspx_before_command -l no-keep-order -d "Undo an earlier -k"
+complete -c wspx -n __wspx_before_command -l nokeeporder -d "Undo an earlier -k"
+complete -c wspx -n __wspx_before_command -l nok -d "Undo an earlier -k"
+complete -c wspx -n __wspx_before_command -l no-k -d "Undo an earlier -k"
+complete -c wspx -n __wspx_before_command -l silent -d "Undo an earlier -v and -t"
+complete -c wspx -n __wspx_before_command -l env -x -a "(set --names --export)" -d "No effect: every job gets the whole environment"
 complete -c wspx -n __wspx_before_command -l will-cite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l willcite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l nn -d "No effect (for GNU parallel command lines)"
