@@ -6,10 +6,11 @@
  * says how long each record makes it).  Run directly, a job's argv must
  * also fit the kernel's limit, which counts a pointer per word as well.
  *
- * Spreading.  With -m or -X (not --xargs), the first time the input ends
- * while a job is being filled, that job's records are spread over the -j
- * job slots: each job from then on takes at most ceil(records / -j), so
- * that a short input still runs on every slot, as GNU parallel does.
+ * Spreading.  With -m or -X (not --xargs), the first job after which no
+ * record is left (looking one record ahead) has its records spread over
+ * the -j job slots: each job from then on takes at most ceil(records /
+ * -j), so that a short input, or the tail of a long one, runs on every
+ * slot, as GNU parallel does.
  *
  * A record that does not fit on its own runs alone (it may then fail to
  * start with E2BIG, which is reported), or with -x stops the input with
@@ -218,6 +219,21 @@ fits(struct jobargs *ja, const struct args *rec, size_t k, struct measure *m)
 	return true;
 }
 
+/* Whether no record is left, looking ahead by one as GNU parallel does
+ * (it may wait for input). */
+static bool
+atend(struct jobargs *ja)
+{
+	struct args rec;
+
+	if (ja->pending.head < ja->pending.n)
+		return false;
+	if (!take(ja, &rec))
+		return true;
+	qunget(&ja->pending, &rec, 1);
+	return false;
+}
+
 /* Keep the first ceil(k / jobs) of recs[0..k) for this job and give the
  * rest back: the input ended while the first job filled (-m, -X). */
 static size_t
@@ -289,7 +305,7 @@ makejob(struct jobargs *ja, struct args *a)
 		if (!ja->o.fit && ja->cap == 0)
 			break;
 	}
-	if (ja->spread && ja->eof && ja->pending.head == ja->pending.n)
+	if (ja->spread && k > 0 && atend(ja))
 		k = spread(ja, recs, k);
 	if (k > 0)
 		pack(a, recs, k, ja->o.noargs);

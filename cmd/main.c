@@ -72,6 +72,7 @@ parsecommand(struct config *c, int argc, char **argv, int i)
 			/* (::::+ links every file after it) */
 			addsource(c, SRC_FILE, argv[i], typed);
 			c->src[c->nsrc - 1].linked = linked;
+			linked = (sep & SEP_LINKED) != 0;
 		}
 	}
 }
@@ -125,14 +126,14 @@ checkpipe(struct config *c)
 }
 
 /* How many records a job takes, and whether -X's context replacement is
- * on: -X, or -N or -L without -m or --xargs, as in GNU parallel. */
+ * on: -X, -N, or -L without -m or --xargs, as in GNU parallel. */
 static void
 manyperjob(struct config *c)
 {
 	bool multi = c->multi == MULTI_M || c->multi == MULTI_XARGS;
 
-	c->context = c->multi == MULTI_X || ((c->maxreplset ||
-	    c->maxlines > 0) && !multi && !c->pipe);
+	c->context = !c->pipe && (c->multi == MULTI_X || c->maxreplset ||
+	    (c->maxlines > 0 && !multi));
 	if (c->pipe)
 		return;
 	if (c->maxreplset)

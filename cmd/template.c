@@ -276,20 +276,19 @@ argv_text(char *const *argv)
 	return buftake(&b);
 }
 
-/* The job's number that q (after a '{') names: {#} {%}, and with --plus
- * {##} {0#} {0%}; WHOLE if none. */
+/* The job's number that q (after a '{') names: {#} {%} {0#} {0%}, and
+ * with --plus {##}; WHOLE if none. */
 static enum mod
 jobnumber(const char *q, bool plus)
 {
 	if ((q[0] == '#' || q[0] == '%') && q[1] == '}')
 		return q[0] == '#' ? SEQ : SLOT;
-	if (!plus)
-		return WHOLE;
-	if (strncmp(q, "##}", 3) == 0)
-		return TOTAL;
+	/* (GNU parallel 20221122 reads {0#} and {0%} without --plus too) */
 	if (strncmp(q, "0#}", 3) == 0)
 		return SEQ0;
-	return strncmp(q, "0%}", 3) == 0 ? SLOT0 : WHOLE;
+	if (strncmp(q, "0%}", 3) == 0)
+		return SLOT0;
+	return plus && strncmp(q, "##}", 3) == 0 ? TOTAL : WHOLE;
 }
 
 /* If a replacement string starts at p, describe it in *t and return its
