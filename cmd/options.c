@@ -162,8 +162,10 @@ static const struct option {
 	    "of" },
 	{ 0, "resume-failed", NULL, O_RESUMEFAILED, "skip the jobs the "
 	    "--joblog shows succeeded; run the rest" },
+	{ 0, "resumefailed", NULL, O_RESUMEFAILED, NULL },
 	{ 0, "retry-failed", NULL, O_RETRYFAILED, "run again the commands "
 	    "the --joblog shows failed" },
+	{ 0, "retryfailed", NULL, O_RETRYFAILED, NULL },
 	{ 0, "retries", "N", O_RETRIES, "run a failed job up to N more times "
 	    "(default 0: none)" },
 	{ 0, "retry-delay", "DUR", O_RETRYDELAY, "wait DUR before a retry, "
@@ -173,6 +175,7 @@ static const struct option {
 	{ 0, "halt", "WHEN", O_HALT, "stop early: now|soon,fail|success|done="
 	    "N|N% (default never)" },
 	{ 0, "halt-on-error", "WHEN", O_HALT, NULL },
+	{ 0, "haltonerror", "WHEN", O_HALT, NULL },
 	{ 0, "delay", "DUR", O_DELAY, "start jobs at least DUR apart" },
 	{ 0, "results", "DIR", O_RESULTS, "keep each job's stdout, stderr and "
 	    "exit value in DIR/SEQ/, not printed" },

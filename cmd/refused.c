@@ -61,7 +61,7 @@ static const struct refused {
 	    "processslotvar|max-line-length-allowed|maxlinelengthallowed|"
 	    "number-of-cpus|numberofcpus|number-of-cores|numberofcores|"
 	    "number-of-threads|numberofthreads|linkinputsource|"
-	    "xapplyinputsource|shell-quote|shellquote",
+	    "xapplyinputsource|shell-quote|shellquote|shell_quote",
 	    "wspx does not have it (see wspx(1), DIFFERENCES FROM GNU "
 	    "PARALLEL)" },
 };

@@ -665,13 +665,14 @@ wordend(const struct template *t, size_t i)
 }
 
 /* Whether tokens [i, end) hold a replacement string of whole records
- * ({}, {.}, ...: not {n}, {#} or {%}), which -X repeats per record. */
+ * ({}, {.}, ...: not {n}, nor the job's numbers {#} {%} {##} ...), which
+ * -X repeats per record. */
 static bool
 contextword(const struct template *t, size_t i, size_t end)
 {
 	for (; i < end; i++)
 		if (t->tok[i].kind == REPL && t->tok[i].field == 0 &&
-		    t->tok[i].mod != SEQ && t->tok[i].mod != SLOT)
+		    !numbered(t->tok[i].mod))
 			return true;
 	return false;
 }

@@ -137,7 +137,8 @@ _wspx()
 	    --progress-interval --total --total-jobs --totaljobs --stats
 	    --metrics --events --joblog --jl --resume --resume-failed
 	    --retry-failed --retries --retry-delay --timeout --halt
-	    --halt-on-error --delay --results --res --memfree --load
+	    --halt-on-error --haltonerror --resumefailed --retryfailed
+	    --delay --results --res --memfree --load
 	    --jobserver --pipe --spreadstdin --pipepart --pipe-part
 	    --block --block-size --blocksize --recend --recstart --regexp
 	    --regex --header --round-robin --roundrobin --round --cat
@@ -152,13 +153,13 @@ _wspx()
 	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
 	    --tempdir --term-timeout --progress-interval --total
 	    --total-jobs --totaljobs --metrics --events --joblog --jl
-	    --retries --retry-delay --timeout --halt --halt-on-error --delay
+	    --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay
 	    --results --res --memfree --load --block --block-size
 	    --blocksize --recend --recstart --header --env'
 	local fileopts='-a --arg-file --argfile --shell --metrics --events
 	    --joblog --jl'
 	local diropts='--tmpdir --tempdir --results --res'
-	local haltopts='--halt --halt-on-error'
+	local haltopts='--halt --halt-on-error --haltonerror'
 	local halts='never now,fail=1 soon,fail=1 now,success=1
 	    soon,success=1 now,done=1 soon,done=1'
 	local jobcmds='run check list graph'

@@ -20,7 +20,7 @@ function __wspx_value_options
         -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
         --tempdir --term-timeout --progress-interval --total \
         --total-jobs --totaljobs --metrics --events --joblog --jl \
-        --retries --retry-delay --timeout --halt --halt-on-error --delay \
+        --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay \
         --results --res --memfree --load --block --block-size \
         --blocksize --recend --recstart --header --env
 end
@@ -194,12 +194,15 @@ complete -c wspx -n __wspx_before_command -l joblog -r -F -d "Log each job's run
 complete -c wspx -n __wspx_before_command -l jl -r -F -d "Log each job's run to FILE as GNU parallel does (+FILE appends)"
 complete -c wspx -n __wspx_before_command -l resume -d "Skip the jobs the --joblog has a row of"
 complete -c wspx -n __wspx_before_command -l resume-failed -d "Skip the jobs the --joblog shows succeeded; run the rest"
+complete -c wspx -n __wspx_before_command -l resumefailed -d "Skip the jobs the --joblog shows succeeded; run the rest"
 complete -c wspx -n __wspx_before_command -l retry-failed -d "Run again the commands the --joblog shows failed"
+complete -c wspx -n __wspx_before_command -l retryfailed -d "Run again the commands the --joblog shows failed"
 complete -c wspx -n __wspx_before_command -l retries -x -d "Run a failed job up to N more times (default 0: none)"
 complete -c wspx -n __wspx_before_command -l retry-delay -x -d "Wait DUR before a retry, twice as long before each next"
 complete -c wspx -n __wspx_before_command -l timeout -x -d "Kill a job that runs longer than DUR, or N% of the median"
 complete -c wspx -n __wspx_before_command -l halt -x -a "never now,fail=1 soon,fail=1 now,success=1 soon,success=1 now,done=1 soon,done=1" -d "Stop early: now|soon,fail|success|done=N|N% (default never)"
 complete -c wspx -n __wspx_before_command -l halt-on-error -x -a "never now,fail=1 soon,fail=1 now,success=1 soon,success=1 now,done=1 soon,done=1" -d "Stop early: now|soon,fail|success|done=N|N% (default never)"
+complete -c wspx -n __wspx_before_command -l haltonerror -x -a "never now,fail=1 soon,fail=1 now,success=1 soon,success=1 now,done=1 soon,done=1" -d "Stop early: now|soon,fail|success|done=N|N% (default never)"
 complete -c wspx -n __wspx_before_command -l delay -x -d "Start jobs at least DUR apart"
 complete -c wspx -n __wspx_before_command -l results -x -a "(__fish_complete_directories)" -d "Keep each job's stdout, stderr and exit value in DIR/SEQ/, not printed"
 complete -c wspx -n __wspx_before_command -l res -x -a "(__fish_complete_directories)" -d "Keep each job's stdout, stderr and exit value in DIR/SEQ/, not printed"
