@@ -255,7 +255,7 @@ spread(struct jobargs *ja, struct args *recs, size_t k)
 static void
 pack(struct args *a, struct args *recs, size_t k, bool noargs)
 {
-	size_t i, j, n = 0, bytes = 0, *rec;
+	size_t i, j, n = 0, bytes = 0, len, *rec;
 	char *s;
 
 	for (i = 0; i < k && !noargs; i++) {
@@ -271,8 +271,9 @@ pack(struct args *a, struct args *recs, size_t k, bool noargs)
 	for (i = 0; i < k; i++) {
 		rec[i] = a->n;
 		for (j = 0; j < recs[i].n && !noargs; j++) {
-			a->v[a->n++] = s;
-			s = stpcpy(s, recs[i].v[j]) + 1;
+			len = strlen(recs[i].v[j]) + 1;
+			a->v[a->n++] = memcpy(s, recs[i].v[j], len);
+			s += len;
 		}
 		free(recs[i].v);
 	}

@@ -241,7 +241,7 @@ quote(struct buf *b, const char *s, enum shellkind kind)
 	for (p = s; *p != '\0' && safechar(*p); p++)
 		;
 	if (*s != '\0' && *p == '\0') {
-		bufadds(b, s);
+		bufadd(b, s, (size_t)(p - s));
 		return;
 	}
 	bufaddc(b, '\'');
@@ -872,7 +872,7 @@ argvword(const struct template *t, size_t i, size_t end, const struct args *a,
     const struct fill *f, struct words *w, struct buf *vals)
 {
 	const char *v;
-	size_t k, n;
+	size_t k, n, len;
 
 	w->inword |= t->quoted;
 	for (; i < end; i++) {
@@ -882,10 +882,11 @@ argvword(const struct template *t, size_t i, size_t end, const struct args *a,
 			continue;
 		}
 		n = values(&t->tok[i], a, f, vals);
-		for (k = 0, v = vals->s; k < n; k++, v += strlen(v) + 1) {
+		for (k = 0, v = vals->s; k < n; k++, v += len + 1) {
 			if (k > 0)
 				endword(w);
-			bufadds(&w->b, v);
+			len = strlen(v);
+			bufadd(&w->b, v, len);
 			w->inword = true;
 		}
 	}
