@@ -229,6 +229,9 @@ main(int argc, char **argv)
 	if (c.files && c.mode == WSPX_OUT_UNGROUP)
 		conflict("--files and -u", "ungrouped output is not kept in "
 		    "files");
+	if (c.files && c.results != NULL)
+		conflict("--files and --results", "each keeps the jobs' "
+		    "output in files of its own");
 	if (c.nsrc == 0)
 		addsource(&c, SRC_FILE, "-", NULL);
 	for (i = 1; c.link && i < c.nsrc; i++)
