@@ -179,3 +179,13 @@ VALUES='dir/sub/file.tar.gz a.b noext .hidden dir.d/file /abs/x.y.z.w
 	[ "$(dirname "$(cat w.names)")" = "$(dirname "$(cat g.names)")" ]
 	[ "$(cat "$(cat w.names)")" = a ]
 }
+
+@test "--files cannot be combined with --results or -u" {
+	run "$WSPX" --files --results out echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--files and --results cannot be combined"* ]]
+	[ ! -e out ]
+	run "$WSPX" --files -u echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--files and -u cannot be combined"* ]]
+}
