@@ -243,8 +243,10 @@ commands_new(const struct config *c)
 	shell_choose(&cm->shell, c->shell);
 	shell_functions_init(environ, &cm->shell);
 	funcsmode(cm, c);
+	/* (--pipe: a job's input is its stdin, and no {} is added but
+	 * for --cat's file or --fifo's FIFO, as GNU parallel adds it) */
 	cm->cmd = c->ncommand > 0 ? template_new(c->command, c->ncommand,
-	    c->plain, c->quote, true) : NULL;
+	    c->plain, c->quote, !c->pipe || c->cat || c->fifo) : NULL;
 	cm->tag = c->tagstring != NULL && *c->tagstring != '\0' ?
 	    template_new((char **)&c->tagstring, 1, NULL, false, false) : NULL;
 	cm->tagargs = c->tag;

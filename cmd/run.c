@@ -22,6 +22,10 @@
  * the joblog as they are read; --halt's verdict and exit status come from
  * the executor.
  *
+ * --pipe.  The jobs come from pipejobs.c instead of the input: one block
+ * each, which prepare turns into the job's stdin and finished releases;
+ * the window is kept small, as each job it holds holds a block.
+ *
  * One file past 600 lines because every part above reads and writes the
  * one struct run that the executor's callbacks get: the reader, the
  * executor's set-up and callbacks, and the end of the run.
@@ -43,6 +47,7 @@
 #include "gates.h"
 #include "job.h"
 #include "jobserver.h"
+#include "pipejobs.h"
 #include "proc.h"
 #include "results.h"
 #include "progpath.h"
@@ -76,6 +81,7 @@ struct run {
 	struct wspx_pool *pool;
 	struct wspx_blocking *bp;
 	struct input *in;
+	struct pipejobs *pipes;	/* --pipe, --pipepart: the blocks, or NULL */
 	int devnull;		/* the jobs' stdin */
 	struct stats stats;
 	struct running *running;
@@ -103,6 +109,9 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 
 	if (r->c->feed != NULL)
 		return r->c->feed->prepare(r->c->feed->ctx, j, slot, cmd);
+	/* (--cat and --fifo make {} here) */
+	if (r->pipes != NULL && (rc = pipejobs_prepare(r->pipes, j, cmd)) != 0)
+		return rc;
 	/* (a retry builds them again: the slot may differ) */
 	free(j->tag);
 	free(j->cmdtext);
@@ -135,7 +144,8 @@ ended(void *ctx, struct wspx__execjob *ej)
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 
-	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "");
+	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "",
+	    r->pipes != NULL ? pipejobs_sent(r->pipes, j) : 0);
 }
 
 /* Count the job's end. */
@@ -203,6 +213,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 		r->c->feed->finished(r->c->feed->ctx, j);
 		return;
 	}
+	if (r->pipes != NULL)
+		pipejobs_finished(r->pipes, j);
 	free(j->args.v);
 	free(j->tag);
 	free(j->cmdtext);
@@ -281,6 +293,16 @@ retryjob(struct run *r, struct cmdjob *j, uint64_t *seq)
 	return true;
 }
 
+/* The arguments (and with --pipe the block) of the next job; false at the
+ * end of the input. */
+static bool
+readjob(struct run *r, struct input *in, struct cmdjob *j)
+{
+	if (r->pipes != NULL)
+		return pipejobs_next(r->pipes, r->x, j);
+	return input_next(in, &j->args);
+}
+
 /* The next job to submit, numbered after *seq, or NULL at the end of the
  * input: from the input, past the jobs --resume skips, or from the
  * joblog for --retry-failed. */
@@ -298,7 +320,7 @@ nextjob(struct run *r, struct input *in, uint64_t *seq)
 		return j;
 	}
 	for (;;) {
-		if (!input_next(in, &j->args)) {
+		if (!readjob(r, in, j)) {
 			free(j);
 			return NULL;
 		}
@@ -306,6 +328,8 @@ nextjob(struct run *r, struct input *in, uint64_t *seq)
 		if (r->resume == NULL || !resume_done(r->resume, *seq))
 			break;
 		skipseq(r, *seq);
+		if (r->pipes != NULL)
+			pipejobs_finished(r->pipes, j);
 		free(j->args.v);
 	}
 	j->ej.seq = *seq;
@@ -324,8 +348,10 @@ readloop(struct run *r, struct input *in)
 
 	while (!end && (want = wspx__exec_reserve(r->x, BATCH)) > 0) {
 		for (k = 0; k < want; k++) {
-			/* Never sit on a partial batch while input waits. */
-			if (k > 0 && in != NULL && !input_ready(in))
+			/* Never sit on a partial batch while input waits;
+			 * a block is a batch of its own. */
+			if (k > 0 && (r->pipes != NULL || (in != NULL &&
+			    !input_ready(in))))
 				break;
 			if ((j = nextjob(r, in, &seq)) == NULL) {
 				end = true;
@@ -373,10 +399,13 @@ po_workers(const struct run *r)
 
 /* Jobs between being read and having finished.  A dry run's jobs take no
  * slot and end at once: a wide window lets the reader and the worker run
- * through thousands of jobs between two wake-ups of each other. */
+ * through thousands of jobs between two wake-ups of each other.  With
+ * --pipe each job holds a block: the next -j wait while -j run. */
 static unsigned
 window(const struct config *c)
 {
+	if (c->pipe)
+		return 2 * c->jobs;
 	return 4 * c->jobs + (c->dryrun ? 4096 : 64);
 }
 
@@ -509,7 +538,8 @@ startstatus(struct run *r)
 static void
 fitfiles(struct config *c)
 {
-	rlim_t per = c->mode == WSPX_OUT_UNGROUP || c->dryrun ? 1 : JOB_FILES;
+	rlim_t per = (c->mode == WSPX_OUT_UNGROUP || c->dryrun ? 1 :
+	    JOB_FILES) + (c->pipe ? 1 : 0);	/* (--pipe: its stdin's pipe) */
 	rlim_t need = OWN_FILES + c->nsrc + per * c->jobs;
 	struct rlimit rl;
 	unsigned fit;
@@ -569,7 +599,9 @@ setup(struct run *r, struct config *c)
 	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
-	if (c->resume != RETRY_FAILED && c->feed == NULL)
+	if (c->pipe && c->resume != RETRY_FAILED)
+		r->pipes = pipejobs_new(c, io.wakefd);
+	else if (c->resume != RETRY_FAILED && c->feed == NULL)
 		r->in = input_open(c->src, c->nsrc, &io);
 	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
 	    strcmp(c->events, "-") == 0);
@@ -631,6 +663,7 @@ teardown(struct run *r)
 	wspx_pool_free(r->pool);
 	if (r->in != NULL)
 		input_close(r->in);
+	pipejobs_free(r->pipes);
 	resume_free(r->resume);
 	wspx__results_free(r->results);
 	wspx__jobserver_free(r->jobserver);
@@ -656,7 +689,10 @@ run(struct config *c)
 		feedjobs(&r, c->feed);
 	else
 		readloop(&r, r.in);
-	inputfailed = r.in != NULL && input_failed(r.in);
+	if (r.pipes != NULL)
+		pipejobs_end(r.pipes);
+	inputfailed = (r.in != NULL && input_failed(r.in)) ||
+	    (r.pipes != NULL && pipejobs_failed(r.pipes));
 	wspx__exec_wait(r.x);
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
