@@ -107,8 +107,8 @@ load helper
 	run "$WSPX" -k- echo ::: a
 	[ "$status" -eq 255 ]
 	[[ "$output" == "wspx: unknown option '-' in -k-"* ]]
-	run "$WSPX" -x echo ::: a
-	[[ "$output" == "wspx: unknown option -x"* ]]
+	run "$WSPX" -y echo ::: a
+	[[ "$output" == "wspx: unknown option -y"* ]]
 }
 
 @test "out-of-range numbers say what the limit is" {

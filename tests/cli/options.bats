@@ -85,9 +85,13 @@ load helper
 	run "$WSPX" --line-buf=3 echo ::: a
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--line-buf: '3' given to an option that takes no value"* ]]
+	# (--argf is ambiguous since --argfilesep, as in GNU parallel)
 	run "$WSPX" --argf no-such-file echo
 	[ "$status" -eq 255 ]
-	[[ "$output" == *"--argf no-such-file: No such file or directory"* ]]
+	[[ "$output" == *"ambiguous option --argf (--argfile, --argfilesep)"* ]]
+	run "$WSPX" --argfile no-such-file echo
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--argfile no-such-file: No such file or directory"* ]]
 	run "$WSPX" --tmpd
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--tmpd needs a value"* ]]
