@@ -52,7 +52,8 @@
 #define MINCHUNK	(64 * 1024)
 
 struct chunk {
-	char *buf;
+	char *buf;		/* cap bytes and a NUL after the data read
+				 * (see records.h) */
 	size_t cap;
 	size_t refs;		/* under the lock: its blocks, + 1 while it
 				 * is the reader's */
@@ -158,7 +159,7 @@ newchunk(struct blocks *b, size_t cap)
 	if (ch == NULL) {
 		cap = cap > b->stdcap ? cap : b->stdcap;
 		ch = xmalloc(sizeof(*ch));
-		ch->buf = xmalloc(cap);
+		ch->buf = xmalloc(cap + 1);
 		ch->cap = cap;
 	}
 	ch->refs = 1;
@@ -183,6 +184,7 @@ movechunk(struct blocks *b, size_t want)
 	b->cur = ch;
 	b->start = 0;
 	b->len = have;
+	ch->buf[have] = '\0';
 }
 
 /* Read more of the input into the chunk: false at its end, on an error
@@ -202,6 +204,7 @@ readin(struct blocks *b)
 		n = read(b->fd, b->cur->buf + b->len, b->cur->cap - b->len);
 		if (n > 0) {
 			b->len += (size_t)n;
+			b->cur->buf[b->len] = '\0';
 			return true;
 		}
 		if (n == 0)
@@ -315,7 +318,8 @@ memheader(struct blocks *b)
 	bool found;
 
 	while (!(found = records_header(&b->rs, b->cur != NULL ?
-	    b->cur->buf + b->start : "", b->len - b->start, &len)) && !b->eof)
+	    b->cur->buf + b->start : "", b->len - b->start, &len)) &&
+	    !b->eof && b->len - b->start <= RECORDS_HEADERMAX)
 		(void)fill(b, b->len - b->start + (size_t)b->bs);
 	if (!found)	/* (GNU parallel would make all of it one block) */
 		len = 0;

@@ -71,8 +71,8 @@ filecuts_header(struct filecuts *fc, size_t *len)
 	bool found;
 
 	while (!(found = records_header(fc->rs, acc.s != NULL ? acc.s : "",
-	    acc.len, len)) && (n = readat(fc, fc->scratch, SCAN, fc->pos +
-	    acc.len)) > 0)
+	    acc.len, len)) && acc.len <= RECORDS_HEADERMAX &&
+	    (n = readat(fc, fc->scratch, SCAN, fc->pos + acc.len)) > 0)
 		bufadd(&acc, fc->scratch, n);
 	if (!found)	/* (GNU parallel would make all of it one block) */
 		*len = 0;
@@ -95,6 +95,7 @@ lastcut(struct filecuts *fc, uint64_t w, uint64_t *cut)
 		lo = hi - (hi - fc->pos < SCAN ? hi - fc->pos : SCAN);
 		top = hi + over < end ? hi + over : end;
 		n = readat(fc, fc->scratch, (size_t)(top - lo), lo);
+		fc->scratch[n] = '\0';
 		if (records_last(fc->rs, fc->scratch, n, lo == fc->pos ? 1 : 0,
 		    &c)) {
 			*cut = lo + c - fc->pos;
@@ -152,6 +153,7 @@ firstcut(struct filecuts *fc, uint64_t from, uint64_t *cut)
 
 	for (;;) {
 		n = keep + readat(fc, fc->scratch + keep, SCAN, lo + keep);
+		fc->scratch[n] = '\0';
 		if (n == keep)
 			return false;
 		if (records_split(fc->rs, fc->scratch, n, &c)) {
@@ -174,10 +176,11 @@ lastinscans(struct filecuts *fc, uint64_t from, uint64_t *cut)
 	bool found = false;
 
 	for (;;) {
-		acc = xrealloc(acc, len + PARTSCAN);
+		acc = xrealloc(acc, len + PARTSCAN + 1);
 		if ((n = readat(fc, acc + len, PARTSCAN, from + len)) == 0)
 			break;
 		len += n;
+		acc[len] = '\0';
 		if ((found = records_split(fc->rs, acc, len, &c))) {
 			*cut = from + c;
 			break;

@@ -100,6 +100,7 @@ header(struct records *r, const char *h)
 
 	if (h == NULL || strcmp(h, "0") == 0)
 		return;
+	r->htext = h;
 	n = strspn(h, "0123456789");
 	if (strcmp(h, ":") == 0 || (n > 0 && h[n] == '\0')) {
 		r->hdr = HDR_LINES;
@@ -351,17 +352,14 @@ records_lines(const struct records *r, const char *p, size_t n)
 	return cut;
 }
 
-bool
-records_header(const struct records *r, const char *p, size_t n,
-    size_t *len)
+/* records_header() once there is a --header. */
+static bool
+findheader(const struct records *r, const char *p, size_t n, size_t *len)
 {
 	regmatch_t m[1];
 	const char *q = p, *nl;
 	size_t lines = 0;
 
-	*len = 0;
-	if (r->hdr == HDR_NONE)
-		return true;
 	if (r->hdr == HDR_REGEX) {
 		if (!search(&r->hre, p, 0, n, m, 1) || m[0].rm_so != 0)
 			return false;
@@ -375,4 +373,20 @@ records_header(const struct records *r, const char *p, size_t n,
 	}
 	*len = (size_t)(q - p);
 	return lines == r->hlines;
+}
+
+bool
+records_header(const struct records *r, const char *p, size_t n,
+    size_t *len)
+{
+	*len = 0;
+	if (r->hdr == HDR_NONE)
+		return true;
+	if (findheader(r, p, n, len))
+		return true;
+	*len = 0;
+	if (n > RECORDS_HEADERMAX)
+		warn("--header %s: not found in the first %zu MiB of the "
+		    "input: no header", r->htext, RECORDS_HEADERMAX >> 20);
+	return false;
 }

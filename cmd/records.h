@@ -3,6 +3,10 @@
  * --recend and before --recstart, plain strings or regular expressions),
  * -L's records of lines, and the --header at the start of the input.  The
  * rules are GNU parallel's; blocks.c decides which cut each block takes.
+ *
+ * The data searched, p[0..n), must be followed by a NUL byte somewhere
+ * in the same allocation: glibc's regexec() reads only p[0..n) with
+ * REG_STARTEND, but the sanitizers' wrapper of it reads up to a NUL.
  */
 #ifndef WSPX_RECORDS_H
 #define WSPX_RECORDS_H
@@ -35,6 +39,7 @@ struct records {
 	size_t count;		/* -N (times -L's lines): records a
 				 * block, or 0: blocks go by size */
 	enum hdrkind hdr;
+	const char *htext;	/* --header as given (borrowed) */
 	size_t hlines;
 	regex_t hre;
 };
@@ -45,6 +50,11 @@ struct nth {
 	size_t pos;		/* where the next search starts */
 	size_t found;		/* cuts found so far */
 };
+
+/* The most input searched for the --header: past it (a REGEX that does
+ * not match), the run goes on without one, rather than hold all the
+ * input in memory as GNU parallel does. */
+#define RECORDS_HEADERMAX	((size_t)16 << 20)
 
 /* The largest block: GNU parallel's 2 GiB less a byte. */
 #define RECORDS_MAXBLOCK	(((uint64_t)1 << 31) - 1)
@@ -83,7 +93,8 @@ size_t records_lines(const struct records *r, const char *p, size_t n);
 
 /* The header at the start of p[0..n): true and *len once it is whole
  * there, false if more input is needed (or there is no --header: then
- * true and 0). */
+ * true and 0).  Past RECORDS_HEADERMAX bytes, false and a warning: there
+ * will be none. */
 bool records_header(const struct records *r, const char *p, size_t n,
     size_t *len);
 
