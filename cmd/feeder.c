@@ -318,7 +318,7 @@ feedmain(void *arg)
 	while (step(f)) {
 		n = pollset(f, &timeout);
 		if (poll(f->pfd, n, timeout) < 0 && errno != EINTR)
-			abort();
+			fatal("poll:");
 		if (f->pfd[0].revents != 0)
 			while (read(f->wake[0], drain, sizeof(drain)) > 0)
 				;

@@ -28,6 +28,7 @@ struct filecuts {
 void filecuts_init(struct filecuts *fc, const struct records *rs, int fd,
     const char *name, uint64_t pos, uint64_t size);
 
+/* Free what filecuts_init() allocated (not fd). */
 void filecuts_fini(struct filecuts *fc);
 
 /* The --header at pos, which the blocks then skip: a malloc'd copy of

@@ -67,6 +67,7 @@ uint64_t records_grow(uint64_t w);
  * compile is a usage error naming its option (the program exits). */
 void records_init(struct records *r, const struct config *c);
 
+/* Free what records_init() made. */
 void records_fini(struct records *r);
 
 /* The last cut in p[0..n) at an offset of at least min, as GNU parallel
