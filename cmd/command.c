@@ -236,14 +236,16 @@ funcsmode(struct commands *cm, const struct config *c)
 }
 
 /* How COMMAND is read: -q, -X, --plus; " {}" is added unless -N 0 or
- * --pipe (a job then has no argument to add).  With -m, -X and --xargs a
+ * --pipe (a job then has no argument to add; with --cat or --fifo, {} is
+ * its file, as GNU parallel adds it).  With -m, -X and --xargs a
  * builtin that is also a program (echo, true) runs as the program, as
  * xargs runs it: a shell would first parse the thousands of arguments of
  * the line, and could take only 128 KiB of them. */
 static int
 cmdflags(const struct config *c)
 {
-	bool noargs = (c->maxreplset && c->maxrepl == 0) || c->pipe;
+	bool noargs = (c->maxreplset && c->maxrepl == 0) || (c->pipe &&
+	    !c->cat && !c->fifo);
 
 	return (c->quote ? TMPL_QUOTED : 0) | (noargs ? 0 : TMPL_APPEND) |
 	    (c->plus ? TMPL_PLUS : 0) | (c->context ? TMPL_CONTEXT : 0) |

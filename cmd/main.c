@@ -101,8 +101,14 @@ checkpipe(struct config *c)
 			    "--fifo" : "--header");
 			exit(EXIT_USAGE);
 		}
+		if (c->blockparts > 0)
+			conflict("--block -N without --pipepart", "only "
+			    "--pipepart knows the input's size");
 		return;
 	}
+	if (c->ncommand == 0)
+		conflict("--pipe without a command", "the blocks need a "
+		    "command to read them");
 	for (i = 0; i < c->nsrc; i++)
 		if (c->src[i].kind != SRC_FILE)
 			conflict("--pipe and ::: arguments", "--pipe reads "
@@ -115,8 +121,18 @@ checkpipe(struct config *c)
 		    "parts of a file it can seek in");
 	if (c->cat && c->fifo)
 		conflict("--cat and --fifo", "{} is either a file or a FIFO");
-	if (c->pipepart && c->maxlines > 0)
-		conflict("--pipepart and -L", "a part is found by its size");
+	if (c->pipepart && (c->maxlines > 0 || c->maxreplset))
+		conflict("--pipepart and -L or -N", "a part is found by its "
+		    "size");
+	if (c->blockparts > 0 && !c->pipepart)
+		conflict("--block -N without --pipepart", "only --pipepart "
+		    "knows the input's size");
+	if (c->roundrobin && c->cat)
+		conflict("--round-robin and --cat", "a job's file would have "
+		    "to hold all its blocks before it starts");
+	if (c->skipblank)
+		conflict("--pipe and -r", "blocks go to the jobs as they "
+		    "are");
 	if (c->roundrobin && c->retries > 0)
 		conflict("--round-robin and --retries", "a job's blocks are "
 		    "not kept");
@@ -160,7 +176,6 @@ defaults(struct config *c)
 	c->total = -1;
 	c->argsep = ":::";
 	c->argfilesep = "::::";
-	c->recend = "\n";
 	c->block = 1024 * 1024;
 	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
 }

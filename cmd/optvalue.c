@@ -56,6 +56,12 @@ parsecount0(const char *opt, const char *s, unsigned long long max)
 void
 setblock(struct config *c, const char *opt, const char *v)
 {
+	c->blockset = true;
+	c->blockparts = 0;
+	if (*v == '-') {
+		c->blockparts = (unsigned)parsecount(opt, v + 1, 1000000);
+		return;
+	}
 	if (wspx__size_parse(v, &c->block) != 0 || c->block == 0)
 		badvalue(opt, v, "is not a size of at least 1 byte (N with k, "
 		    "K, M, G: 10M)");
@@ -149,9 +155,7 @@ perlescape(char e, bool inbracket)
 	}
 }
 
-/* re with the escapes of perlescape() replaced, so that --colsep '\t'
- * splits at TABs as it does with GNU parallel.  Returns a new string. */
-static char *
+char *
 perlregex(const char *re)
 {
 	struct buf b = { NULL, 0, 0 };

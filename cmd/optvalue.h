@@ -25,7 +25,7 @@ unsigned long long parsecount0(const char *opt, const char *s,
     unsigned long long max);
 
 /* --block SIZE: with GNU parallel's units (k 1000, K 1024, ...); at least
- * 1 byte, less than 2 GiB. */
+ * 1 byte, less than 2 GiB.  -N (--pipepart): N parts per job slot. */
 void setblock(struct config *c, const char *opt, const char *v);
 
 /* -j: N, N%, +N, -N, 0 (one job per CPU); at least 1, at most 65535. */
@@ -49,6 +49,11 @@ void addsource(struct config *c, enum srckind kind, const char *path,
  * --colsep '\t' splits at TABs as it does with GNU parallel.  Given
  * again, the last one counts. */
 void setcolsep(struct config *c, const char *opt, const char *re);
+
+/* re with the escapes of Perl's regular expressions that POSIX lacks
+ * (\t \n \r \d \D, \s \w in brackets) replaced, so that --colsep '\t'
+ * splits at TABs as it does with GNU parallel.  Returns a new string. */
+char *perlregex(const char *re);
 
 /* Returns v, a file name, once it is known not to be empty. */
 const char *nonempty(const char *opt, const char *v);

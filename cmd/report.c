@@ -141,7 +141,7 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
  * a shell. */
 static void
 logrow(struct reports *p, const struct wspx__execjob *ej,
-    const char *cmdtext)
+    const char *cmdtext, uint64_t send)
 {
 	const struct wspx__result *res = &ej->result;
 	struct wspx__joblog_row row;
@@ -153,6 +153,7 @@ logrow(struct reports *p, const struct wspx__execjob *ej,
 	row.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 :
 	    unixtime();
 	row.runtime = (double)res->runtime_ns / 1e9;
+	row.send = send;
 	row.receive = res->outbytes;
 	if (res->killsig != 0) {
 		row.exitval = -1;
@@ -250,7 +251,7 @@ failedjob(struct reports *p, struct wspx__exec *x, struct wspx__execjob *ej,
 
 void
 report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *cmdtext)
+    struct wspx__execjob *ej, const char *cmdtext, uint64_t send)
 {
 	const struct wspx__result *res = &ej->result;
 
@@ -265,7 +266,7 @@ report_ended(struct reports *p, struct wspx__exec *x,
 	if (!res->retry && !p->c->dryrun && wspx__exec_failed(res))
 		failedjob(p, x, ej, cmdtext);
 	if (p->joblog != NULL)
-		logrow(p, ej, cmdtext);
+		logrow(p, ej, cmdtext, send);
 	if (p->events != NULL)
 		endevent(p, ej, cmdtext);
 }

@@ -39,9 +39,10 @@ void reports_open(struct reports *p, const struct config *c,
 void report_started(struct reports *p, struct wspx__execjob *ej,
     const char *cmdtext);
 
-/* An attempt of the job ended (the executor's ended()), on x. */
+/* An attempt of the job ended (the executor's ended()), on x; send is
+ * the bytes given to its stdin (--pipe), for the joblog. */
 void report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *cmdtext);
+    struct wspx__execjob *ej, const char *cmdtext, uint64_t send);
 
 /* The job is over (the executor's finished()): a job skipped by a stop
  * counts as cancelled. */

@@ -22,6 +22,10 @@
  * the joblog as they are read; --halt's verdict and exit status come from
  * the executor.
  *
+ * --pipe.  The jobs come from pipejobs.c instead of the input: one block
+ * each, which prepare turns into the job's stdin and finished releases;
+ * the window is kept small, as each job it holds holds a block.
+ *
  * One file past 600 lines because every part above reads and writes the
  * one struct run that the executor's callbacks get: the reader, the
  * executor's set-up and callbacks, and the end of the run.
@@ -44,6 +48,7 @@
 #include "job.h"
 #include "jobargs.h"
 #include "jobserver.h"
+#include "pipejobs.h"
 #include "proc.h"
 #include "results.h"
 #include "outfiles.h"
@@ -79,6 +84,7 @@ struct run {
 	struct wspx_blocking *bp;
 	struct input *in;
 	struct jobargs *ja;	/* the input's records into jobs */
+	struct pipejobs *pipes;	/* --pipe, --pipepart: the blocks, or NULL */
 	int devnull;		/* the jobs' stdin */
 	struct stats stats;
 	struct running *running;
@@ -106,6 +112,9 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 
 	if (r->c->feed != NULL)
 		return r->c->feed->prepare(r->c->feed->ctx, j, slot, cmd);
+	/* (--cat and --fifo make {} here) */
+	if (r->pipes != NULL && (rc = pipejobs_prepare(r->pipes, j, cmd)) != 0)
+		return rc;
 	/* (a retry builds them again: the slot may differ) */
 	free(j->tag);
 	free(j->cmdtext);
@@ -141,7 +150,8 @@ ended(void *ctx, struct wspx__execjob *ej)
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 
-	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "");
+	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "",
+	    r->pipes != NULL ? pipejobs_sent(r->pipes, j) : 0);
 	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
 }
 
@@ -210,6 +220,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 		r->c->feed->finished(r->c->feed->ctx, j);
 		return;
 	}
+	if (r->pipes != NULL)
+		pipejobs_finished(r->pipes, j);
 	free(j->args.v);
 	free(j->tag);
 	free(j->cmdtext);
@@ -288,6 +300,16 @@ retryjob(struct run *r, struct cmdjob *j, uint64_t *seq)
 	return true;
 }
 
+/* The arguments (and with --pipe the block) of the next job; false at the
+ * end of the input. */
+static bool
+readjob(struct run *r, struct cmdjob *j)
+{
+	if (r->pipes != NULL)
+		return pipejobs_next(r->pipes, r->x, j);
+	return jobargs_next(r->ja, &j->args);
+}
+
 /* The next job to submit, numbered after *seq, or NULL at the end of the
  * input: from the input, past the jobs --resume skips, or from the
  * joblog for --retry-failed. */
@@ -305,7 +327,7 @@ nextjob(struct run *r, uint64_t *seq)
 		return j;
 	}
 	for (;;) {
-		if (!jobargs_next(r->ja, &j->args)) {
+		if (!readjob(r, j)) {
 			free(j);
 			return NULL;
 		}
@@ -313,6 +335,8 @@ nextjob(struct run *r, uint64_t *seq)
 		if (r->resume == NULL || !resume_done(r->resume, *seq))
 			break;
 		skipseq(r, *seq);
+		if (r->pipes != NULL)
+			pipejobs_finished(r->pipes, j);
 		free(j->args.v);
 	}
 	j->ej.seq = *seq;
@@ -331,8 +355,10 @@ readloop(struct run *r, struct input *in)
 
 	while (!end && (want = wspx__exec_reserve(r->x, BATCH)) > 0) {
 		for (k = 0; k < want; k++) {
-			/* Never sit on a partial batch while input waits. */
-			if (k > 0 && in != NULL && !jobargs_ready(r->ja))
+			/* Never sit on a partial batch while input waits;
+			 * a block is a batch of its own. */
+			if (k > 0 && (r->pipes != NULL || (in != NULL &&
+			    !jobargs_ready(r->ja))))
 				break;
 			if ((j = nextjob(r, &seq)) == NULL) {
 				end = true;
@@ -380,10 +406,13 @@ po_workers(const struct run *r)
 
 /* Jobs between being read and having finished.  A dry run's jobs take no
  * slot and end at once: a wide window lets the reader and the worker run
- * through thousands of jobs between two wake-ups of each other. */
+ * through thousands of jobs between two wake-ups of each other.  With
+ * --pipe each job holds a block: the next -j wait while -j run. */
 static unsigned
 window(const struct config *c)
 {
+	if (c->pipe)
+		return 2 * c->jobs;
 	return 4 * c->jobs + (c->dryrun ? 4096 : 64);
 }
 
@@ -516,7 +545,8 @@ startstatus(struct run *r)
 static void
 fitfiles(struct config *c)
 {
-	rlim_t per = c->mode == WSPX_OUT_UNGROUP || c->dryrun ? 1 : JOB_FILES;
+	rlim_t per = (c->mode == WSPX_OUT_UNGROUP || c->dryrun ? 1 :
+	    JOB_FILES) + (c->pipe ? 1 : 0);	/* (--pipe: its stdin's pipe) */
 	rlim_t need = OWN_FILES + c->nsrc + per * c->jobs;
 	struct rlimit rl;
 	unsigned fit;
@@ -601,7 +631,9 @@ setup(struct run *r, struct config *c)
 	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
-	if (c->resume != RETRY_FAILED && c->feed == NULL) {
+	if (c->pipe && c->resume != RETRY_FAILED) {
+		r->pipes = pipejobs_new(c, io.wakefd);
+	} else if (c->resume != RETRY_FAILED && c->feed == NULL) {
 		r->in = input_open(c->src, c->nsrc, &io);
 		r->ja = newjobargs(r->in, r->cmds, c);
 	}
@@ -666,6 +698,7 @@ teardown(struct run *r)
 	jobargs_free(r->ja);
 	if (r->in != NULL)
 		input_close(r->in);
+	pipejobs_free(r->pipes);
 	resume_free(r->resume);
 	wspx__results_free(r->results);
 	wspx__jobserver_free(r->jobserver);
@@ -691,8 +724,11 @@ run(struct config *c)
 		feedjobs(&r, c->feed);
 	else
 		readloop(&r, r.in);
-	inputfailed = r.in != NULL && (input_failed(r.in) ||
-	    jobargs_failed(r.ja));
+	if (r.pipes != NULL)
+		pipejobs_end(r.pipes);
+	inputfailed = (r.in != NULL && (input_failed(r.in) ||
+	    jobargs_failed(r.ja))) || (r.pipes != NULL &&
+	    pipejobs_failed(r.pipes));
 	wspx__exec_wait(r.x);
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :

@@ -97,12 +97,16 @@ struct config {
 	bool link;		/* --link: sources read in step */
 	bool plus;		/* --plus: GNU parallel's extra strings */
 	bool files;		/* --files: print output files' names */
-	/* --pipe and --pipepart (pipe.c) */
+	/* --pipe and --pipepart (pipejobs.c, blocks.c, records.c) */
 	bool pipe;		/* --pipe: stdin cut into blocks */
 	bool pipepart;		/* --pipepart: -a FILE's byte ranges */
 	uint64_t block;		/* --block, bytes */
+	bool blockset;		/* --block was given */
+	unsigned blockparts;	/* --block -N: --pipepart makes N parts
+				 * per job slot; or 0 */
 	const char *recstart;	/* --recstart, or NULL */
-	const char *recend;	/* --recend (default "\n") */
+	const char *recend;	/* --recend, or NULL: "\n" unless
+				 * --recstart is given */
 	bool regexp;		/* --regexp: recstart/recend are regexes */
 	const char *header;	/* --header N|REGEX, or NULL */
 	bool roundrobin;	/* --round-robin */
@@ -112,10 +116,13 @@ struct config {
 				 * input's */
 };
 
+struct pipejob;
+
 /* A job of the run: its arguments, and what prepare made for it. */
 struct cmdjob {
 	struct wspx__execjob ej;
 	struct args args;
+	struct pipejob *pj;	/* --pipe: its block and stdin, or NULL */
 	char *tag;		/* the tag, or NULL */
 	char *cmdtext;		/* the command, for error messages */
 	bool nobash;		/* its exported function has no bash */
