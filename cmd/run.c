@@ -631,7 +631,7 @@ setup(struct run *r, struct config *c)
 	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
-	if (c->pipe && c->resume != RETRY_FAILED) {
+	if (c->pipe && c->resume != RETRY_FAILED && c->feed == NULL) {
 		r->pipes = pipejobs_new(c, io.wakefd);
 	} else if (c->resume != RETRY_FAILED && c->feed == NULL) {
 		r->in = input_open(c->src, c->nsrc, &io);
