@@ -287,6 +287,7 @@ pack(struct args *a, struct args *recs, size_t k, bool noargs)
 static int
 makejob(struct jobargs *ja, struct args *a)
 {
+	/* (the command's own words: a few, counted with the headroom) */
 	struct measure m = { commands_baselen(ja->o.cm), 4 };
 	struct args *recs = NULL, rec;
 	size_t k = 0, cap = 0;

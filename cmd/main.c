@@ -93,6 +93,9 @@ checkpipe(struct config *c)
 
 	if (c->pipepart)
 		c->pipe = true;
+	if (c->blockparts > 0 && !c->pipepart)
+		conflict("--block -N without --pipepart", "only --pipepart "
+		    "knows the input's size");
 	if (!c->pipe) {
 		if (c->roundrobin || c->cat || c->fifo || c->header != NULL) {
 			fprintf(stderr, "wspx: %s needs --pipe or --pipepart\n"
@@ -101,9 +104,6 @@ checkpipe(struct config *c)
 			    "--fifo" : "--header");
 			exit(EXIT_USAGE);
 		}
-		if (c->blockparts > 0)
-			conflict("--block -N without --pipepart", "only "
-			    "--pipepart knows the input's size");
 		return;
 	}
 	if (c->ncommand == 0)
@@ -124,9 +124,6 @@ checkpipe(struct config *c)
 	if (c->pipepart && (c->maxlines > 0 || c->maxreplset))
 		conflict("--pipepart and -L or -N", "a part is found by its "
 		    "size");
-	if (c->blockparts > 0 && !c->pipepart)
-		conflict("--block -N without --pipepart", "only --pipepart "
-		    "knows the input's size");
 	if (c->roundrobin && c->cat)
 		conflict("--round-robin and --cat", "a job's file would have "
 		    "to hold all its blocks before it starts");

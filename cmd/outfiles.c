@@ -4,7 +4,7 @@
  * name is printed in the job's place in the output, so -k orders names as
  * it would order output.  The job's stderr is printed as usual.
  */
-#define _DEFAULT_SOURCE		/* mkstemps() */
+#define _GNU_SOURCE		/* mkostemps() */
 #include "outfiles.h"
 
 #include <errno.h>
@@ -22,12 +22,12 @@ outfiles_new(const char *dir, char **path)
 	int fd, err;
 
 	bufprintf(&b, "%s/parXXXXXX.par", dir);
-	if ((fd = mkstemps(b.s, 4)) < 0) {
+	/* (close-on-exec at once: other jobs are spawned meanwhile) */
+	if ((fd = mkostemps(b.s, 4, O_CLOEXEC)) < 0) {
 		err = errno;
 		free(b.s);
 		return -err;
 	}
-	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	*path = b.s;
 	return fd;
 }

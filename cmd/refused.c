@@ -134,14 +134,3 @@ refused_short(char c)
 		refuse(typed, "wspx does not have it");
 	}
 }
-
-bool
-refused_has(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		if (hasname(refused[i].names, name, strlen(name), false))
-			return true;
-	return false;
-}

@@ -15,7 +15,4 @@ void refused_long(const char *name, size_t n, bool prefix);
 /* The same for GNU parallel's one-letter option -c. */
 void refused_short(char c);
 
-/* Whether name is one of those long options, for tests of the table. */
-bool refused_has(const char *name);
-
 #endif /* WSPX_REFUSED_H */

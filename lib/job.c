@@ -424,17 +424,20 @@ setvars(struct slot *s, uint64_t seq, unsigned slot)
 	snprintf(s->vars[3], sizeof(s->vars[3]), "PARALLEL_JOBSLOT=%u", slot);
 }
 
-/* Pipes for the job's stdout and stderr, p[i][0] to read, p[i][1] for the
- * child, if output is captured (else all -1).  Returns 0 or -errno. */
+/* Pipes for the job's stdout (unless !out) and stderr, p[i][0] to read,
+ * p[i][1] for the child, if output is captured (else all -1).  Returns 0
+ * or -errno. */
 static int
-openpipes(struct wspx__output *o, int p[2][2])
+openpipes(struct wspx__output *o, int p[2][2], bool out)
 {
-	int rc;
+	int rc = 0;
 
 	p[0][0] = p[0][1] = p[1][0] = p[1][1] = -1;
 	if (!wspx__output_captures(o))
 		return 0;
-	if ((rc = wspx__proc_pipe(p[0])) == 0)
+	if (out)
+		rc = wspx__proc_pipe(p[0]);
+	if (rc == 0)
 		rc = wspx__proc_pipe(p[1]);
 	return rc;
 }
@@ -481,13 +484,8 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	if (x->o.results != NULL) {
 		p[0][0] = p[0][1] = p[1][0] = p[1][1] = -1;
 		rc = 0;
-	} else {
-		rc = openpipes(o, p);
-	}
-	if (cmd->out_fd > 0 && p[0][0] >= 0) {	/* stdout goes to its file */
-		close(p[0][0]);
-		close(p[0][1]);
-		p[0][0] = p[0][1] = -1;
+	} else {	/* (a stdout of the job's own needs no pipe) */
+		rc = openpipes(o, p, cmd->out_fd <= 0);
 	}
 	spec.file = cmd->file != NULL ? cmd->file : cmd->argv[0];
 	spec.argv = cmd->argv;

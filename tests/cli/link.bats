@@ -5,33 +5,7 @@
 # crossed sources, and --link with -a files.
 
 load helper
-
-# GNU parallel with a home of its own (no ~/.parallel, no citation
-# notice); skips the test when it is not installed.
-needgnu() {
-	command -v parallel > /dev/null || skip "GNU parallel is not installed"
-	export PARALLEL_HOME=$BATS_TEST_TMPDIR/ph
-	mkdir -p "$PARALLEL_HOME"
-	touch "$PARALLEL_HOME/will-cite"
-}
-
-# Run the same arguments through GNU parallel and wspx, stdin from
-# /dev/null, and fail unless stdout and the exit status are exactly the
-# same.  The outputs are left in gnu.out and wspx.out.
-same() {
-	needgnu
-	local gs=0 ws=0
-	parallel "$@" < /dev/null > gnu.out 2> gnu.err || gs=$?
-	"$WSPX" "$@" < /dev/null > wspx.out 2> wspx.err || ws=$?
-	if ! cmp -s gnu.out wspx.out || [ "$gs" != "$ws" ]; then
-		echo "differs: $*" >&2
-		echo "GNU parallel, status $gs:" >&2
-		cat gnu.out >&2
-		echo "wspx, status $ws:" >&2
-		cat wspx.out wspx.err >&2
-		return 1
-	fi
-}
+load gnu
 
 # Files of 3, 2 and 4 lines.
 files() {

@@ -5,33 +5,7 @@
 # each compared with GNU parallel on the same input where they agree.
 
 load helper
-
-# GNU parallel with a home of its own (no ~/.parallel, no citation
-# notice); skips the test when it is not installed.
-needgnu() {
-	command -v parallel > /dev/null || skip "GNU parallel is not installed"
-	export PARALLEL_HOME=$BATS_TEST_TMPDIR/ph
-	mkdir -p "$PARALLEL_HOME"
-	touch "$PARALLEL_HOME/will-cite"
-}
-
-# Run the same arguments through GNU parallel and wspx, with the file $IN
-# (default /dev/null) as stdin, and fail unless stdout and the exit status
-# are exactly the same.  The outputs are left in gnu.out and wspx.out.
-same() {
-	needgnu
-	local in=${IN:-/dev/null} gs=0 ws=0
-	parallel "$@" < "$in" > gnu.out 2> gnu.err || gs=$?
-	"$WSPX" "$@" < "$in" > wspx.out 2> wspx.err || ws=$?
-	if ! cmp -s gnu.out wspx.out || [ "$gs" != "$ws" ]; then
-		echo "differs: $*" >&2
-		echo "GNU parallel, status $gs:" >&2
-		cat gnu.out >&2
-		echo "wspx, status $ws:" >&2
-		cat wspx.out wspx.err >&2
-		return 1
-	fi
-}
+load gnu
 
 @test "-X repeats each word holding {} once per record, as GNU parallel does" {
 	same -k -j1 -X echo pre-{}-post ::: a b

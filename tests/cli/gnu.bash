@@ -1,0 +1,29 @@
+# For the tests that compare wspx with GNU parallel 20221122 on the same
+# arguments (make check installs it).
+
+# GNU parallel with a home of its own (no ~/.parallel, no citation
+# notice); skips the test when it is not installed.
+needgnu() {
+	command -v parallel > /dev/null || skip "GNU parallel is not installed"
+	export PARALLEL_HOME=$BATS_TEST_TMPDIR/ph
+	mkdir -p "$PARALLEL_HOME"
+	touch "$PARALLEL_HOME/will-cite"
+}
+
+# Run the same arguments through GNU parallel and wspx, with the file $IN
+# (default /dev/null) as stdin, and fail unless stdout and the exit status
+# are exactly the same.  The outputs are left in gnu.out and wspx.out.
+same() {
+	needgnu
+	local in=${IN:-/dev/null} gs=0 ws=0
+	parallel "$@" < "$in" > gnu.out 2> gnu.err || gs=$?
+	"$WSPX" "$@" < "$in" > wspx.out 2> wspx.err || ws=$?
+	if ! cmp -s gnu.out wspx.out || [ "$gs" != "$ws" ]; then
+		echo "differs: $*" >&2
+		echo "GNU parallel, status $gs:" >&2
+		cat gnu.out >&2
+		echo "wspx, status $ws:" >&2
+		cat wspx.out wspx.err >&2
+		return 1
+	fi
+}
