@@ -47,20 +47,23 @@ LIBOBJ = lib/arena.o lib/blocking.o lib/builtinfs.o lib/builtinrm.o \
 	lib/timer.o lib/uptodate.o lib/watchdog.o lib/yamldoc.o
 LIBPIC = $(LIBOBJ:.o=.po)
 CMDHDR = cmd/blocks.h cmd/command.h cmd/events.h cmd/failures.h \
-	cmd/feeder.h cmd/filecuts.h cmd/gates.h cmd/graphrun.h cmd/input.h \
+	cmd/feeder.h cmd/filecuts.h cmd/gates.h cmd/graphrun.h cmd/hosts.h \
+	cmd/input.h \
 	cmd/jobargs.h cmd/jobfilecmd.h cmd/options.h cmd/optvalue.h \
 	cmd/outfiles.h cmd/pipejobs.h cmd/progpath.h cmd/records.h \
-	cmd/refused.h cmd/report.h cmd/resume.h cmd/run.h cmd/running.h \
+	cmd/refused.h cmd/remote.h cmd/report.h cmd/resume.h cmd/run.h \
+	cmd/running.h cmd/sidecmd.h cmd/slurm.h \
 	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h \
 	cmd/util.h cmd/zerocopy.h
 CMDOBJ = cmd/blocks.o cmd/command.o cmd/events.o cmd/failures.o \
 	cmd/feeder.o cmd/filecuts.o cmd/gates.o cmd/graphcmd.o \
-	cmd/graphrun.o cmd/graphstate.o cmd/input.o cmd/jobargs.o \
-	cmd/jobfilecmd.o cmd/main.o cmd/options.o cmd/optvalue.o \
-	cmd/outfiles.o cmd/pipejobs.o cmd/progpath.o cmd/records.o \
-	cmd/refused.o cmd/report.o cmd/resume.o cmd/run.o cmd/running.o \
-	cmd/shell.o cmd/signals.o cmd/stats.o cmd/status.o cmd/template.o \
-	cmd/util.o cmd/zerocopy.o
+	cmd/graphrun.o cmd/graphstate.o cmd/hosts.o cmd/input.o \
+	cmd/jobargs.o cmd/jobfilecmd.o cmd/main.o cmd/options.o \
+	cmd/optvalue.o cmd/outfiles.o cmd/pipejobs.o cmd/progpath.o \
+	cmd/records.o cmd/refused.o cmd/remote.o cmd/report.o cmd/resume.o \
+	cmd/run.o cmd/running.o cmd/shell.o cmd/sidecmd.o cmd/signals.o \
+	cmd/slurm.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o \
+	cmd/zerocopy.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/job tests/unit/policy tests/unit/sysload \
 	tests/unit/jobserver tests/unit/yamldoc tests/unit/sha256 \

@@ -138,6 +138,34 @@ checkpipe(struct config *c)
 		    "input is its block");
 }
 
+/* -S and --slurm: one place to run the jobs, and what needs a host. */
+static void
+checkremote(struct config *c)
+{
+	const struct remoteconf *rc = &c->remote;
+	bool ssh = rc->hosts.n > 0;
+
+	if (ssh && rc->slurm)
+		conflict("-S and --slurm", "jobs run on the hosts or as Slurm "
+		    "steps");
+	if ((ssh || rc->slurm) && c->pipe)
+		conflict("--pipe and -S or --slurm", "remote jobs get no "
+		    "stdin of wspx's");
+	if (!ssh && (rc->ntransfer > 0 || rc->nret > 0 || rc->cleanup)) {
+		fprintf(stderr, "wspx: %s needs -S (see wspx --help)\n",
+		    rc->ntransfer > 0 ? "--transfer-file" : rc->nret > 0 ?
+		    "--return" : "--cleanup");
+		exit(EXIT_USAGE);
+	}
+	if (!rc->slurm && (rc->partition != NULL || rc->slurmargs != NULL ||
+	    rc->slurmcpus > 0)) {
+		fprintf(stderr, "wspx: %s needs --slurm (see wspx --help)\n",
+		    rc->partition != NULL ? "--slurm-partition" :
+		    rc->slurmargs != NULL ? "--slurm-args" : "--slurm-cpus");
+		exit(EXIT_USAGE);
+	}
+}
+
 /* How many records a job takes, and whether -X's context replacement is
  * on: -X, -N, or -L without -m or --xargs, as in GNU parallel. */
 static void
@@ -237,6 +265,7 @@ main(int argc, char **argv)
 		c.ncommand = 0;
 	}
 	checkpipe(&c);
+	checkremote(&c);
 	manyperjob(&c);
 	if (c.files && c.mode == WSPX_OUT_UNGROUP)
 		conflict("--files and -u", "ungrouped output is not kept in "
@@ -257,5 +286,9 @@ main(int argc, char **argv)
 		free(c.src[--c.nsrc].opt);
 	free(c.src);
 	free(c.tagstring);
+	hosts_free(&c.remote.hosts);
+	free(c.remote.env);
+	free(c.remote.transfer);
+	free(c.remote.ret);
 	return status;
 }

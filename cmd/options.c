@@ -33,7 +33,9 @@ enum optid {
 	O_MAXREPL, O_EOF, O_EOFOPT, O_ARGSEP, O_ARGFILESEP, O_LINK, O_PIPE,
 	O_PIPEPART, O_BLOCK, O_RECEND, O_RECSTART, O_REGEXP, O_HEADER,
 	O_ROUNDROBIN, O_CAT, O_FIFO, O_PLUS, O_FILES, O_NOKEEP, O_SILENT,
-	O_ENV,
+	O_ENV, O_SSHLOGIN, O_SLF, O_SSH, O_WORKDIR, O_TRANSFERFILE,
+	O_TRANSFER, O_RETURN, O_CLEANUP, O_TRC, O_CONTROLMASTER, O_SLURM,
+	O_SLURMCPUS, O_SLURMPARTITION, O_SLURMARGS,
 	O_VERSION, O_HELP
 };
 
@@ -229,8 +231,38 @@ static const struct option {
 	{ 0, "nok", NULL, O_NOKEEP, NULL },
 	{ 0, "no-k", NULL, O_NOKEEP, NULL },
 	{ 0, "silent", NULL, O_SILENT, "undo an earlier -v and -t" },
-	{ 0, "env", "NAME", O_ENV, "no effect: every job gets wspx's whole "
-	    "environment" },
+	{ 'S', "sshlogin", "HOSTS", O_SSHLOGIN, "run jobs on HOSTS over "
+	    "ssh (user@host:port, : for here; N: its slots; repeatable, "
+	    "comma lists)" },
+	{ 0, "sshloginfile", "FILE", O_SLF, "the hosts of -S, one a line" },
+	{ 0, "slf", "FILE", O_SLF, NULL },
+	{ 0, "ssh", "CMD", O_SSH, "the ssh command (default: ssh)" },
+	{ 'M', "controlmaster", NULL, O_CONTROLMASTER, "no effect: wspx "
+	    "always opens one connection per host" },
+	{ 'W', "workdir", "DIR", O_WORKDIR, "remote jobs run in DIR "
+	    "(default: this directory's path)" },
+	{ 0, "wd", "DIR", O_WORKDIR, NULL },
+	{ 0, "work-dir", "DIR", O_WORKDIR, NULL },
+	{ 0, "env", "NAME", O_ENV, "export variable NAME to remote jobs "
+	    "(local ones get the whole environment)" },
+	{ 0, "transfer-file", "FILE", O_TRANSFERFILE, "copy FILE to the "
+	    "job's host first ({} and the like allowed)" },
+	{ 0, "transferfile", "FILE", O_TRANSFERFILE, NULL },
+	{ 0, "tf", "FILE", O_TRANSFERFILE, NULL },
+	{ 0, "transfer", NULL, O_TRANSFER, "--transfer-file {}" },
+	{ 0, "return", "FILE", O_RETURN, "copy FILE back from the job's "
+	    "host after it" },
+	{ 0, "cleanup", NULL, O_CLEANUP, "remove the transferred and "
+	    "returned files on the host" },
+	{ 0, "trc", "FILE", O_TRC, "--transfer --return FILE --cleanup" },
+	{ 0, "slurm", NULL, O_SLURM, "run each job as a Slurm job step "
+	    "(srun) in the allocation" },
+	{ 0, "slurm-cpus", "C", O_SLURMCPUS, "CPUs per job step "
+	    "(default 1)" },
+	{ 0, "slurm-partition", "P", O_SLURMPARTITION, "outside an "
+	    "allocation, ask for one in partition P" },
+	{ 0, "slurm-args", "ARGS", O_SLURMARGS, "outside an allocation, "
+	    "ask for one with salloc ARGS" },
 	{ 0, "will-cite", NULL, O_WILLCITE, "no effect (GNU parallel's "
 	    "notice is never printed)" },
 	{ 0, "willcite", NULL, O_WILLCITE, NULL },
@@ -375,7 +407,33 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_FILES:		c->files = true; break;
 	case O_NOKEEP:		c->keep = false; break;
 	case O_SILENT:		c->showcmd = c->verbose = false; break;
-	case O_ENV:		(void)nonempty(as, v); break;
+	case O_ENV:		addname(&c->remote.env, &c->remote.nenv,
+				    envname(as, v)); break;
+	case O_SSHLOGIN:	addhosts(c, as, v); break;
+	case O_SLF:		hosts_file(&c->remote.hosts, nonempty(as, v));
+				break;
+	case O_SSH:		c->remote.ssh = nonempty(as, v); break;
+	case O_WORKDIR:		c->remote.workdir = nonempty(as, v); break;
+	case O_TRANSFERFILE:	addname(&c->remote.transfer,
+				    &c->remote.ntransfer, nonempty(as, v));
+				break;
+	case O_TRANSFER:	addname(&c->remote.transfer,
+				    &c->remote.ntransfer, "{}"); break;
+	case O_RETURN:		addname(&c->remote.ret, &c->remote.nret,
+				    nonempty(as, v)); break;
+	case O_CLEANUP:		c->remote.cleanup = true; break;
+	case O_TRC:
+		addname(&c->remote.transfer, &c->remote.ntransfer, "{}");
+		addname(&c->remote.ret, &c->remote.nret, nonempty(as, v));
+		c->remote.cleanup = true;
+		break;
+	case O_CONTROLMASTER:	break;
+	case O_SLURM:		c->remote.slurm = true; break;
+	case O_SLURMCPUS:
+		c->remote.slurmcpus = (unsigned)parsecount(as, v, 100000);
+		break;
+	case O_SLURMPARTITION:	c->remote.partition = nonempty(as, v); break;
+	case O_SLURMARGS:	c->remote.slurmargs = v; break;
 	case O_REPLACE:
 	case O_REPLACEOPT:
 		setreplace(c, as, v, o->id == O_REPLACEOPT);
@@ -384,7 +442,10 @@ apply(struct config *c, const struct option *o, const char *as,
 		c->shell = nonempty(as, v);
 		break;
 	case O_QUOTE:		c->quote = true; break;
-	case O_JOBS:		c->jobs = parsejobs(as, v); break;
+	case O_JOBS:
+		c->jobs = parsejobs(as, v);
+		c->remote.jobsspec = v;
+		break;
 	case O_NORUNEMPTY:	c->skipblank = true; break;
 	case O_GROUP:		c->mode = WSPX_OUT_GROUP; break;
 	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; break;

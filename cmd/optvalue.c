@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "duration.h"
+#include "hosts.h"
 #include "sysload.h"
 #include "template.h"
 #include "util.h"
@@ -72,11 +73,18 @@ setblock(struct config *c, const char *opt, const char *v)
 unsigned
 parsejobs(const char *opt, const char *s)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN), n;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return parsejobs_for(opt, s, cpus > 0 ? (unsigned)cpus : 1);
+}
+
+unsigned
+parsejobs_for(const char *opt, const char *s, unsigned ncpus)
+{
+	long cpus = ncpus, n;
 	const char *digits = *s == '+' || *s == '-' ? s + 1 : s;
 	char *end, why[64];
 
-	cpus = cpus > 0 ? cpus : 1;
 	errno = 0;
 	n = strtol(digits, &end, 10);
 	if (*digits < '0' || *digits > '9' ||
@@ -379,4 +387,36 @@ sethalt(struct config *c, const char *opt, const char *v)
 		badvalue(opt, v, "is not a halt policy (never, or soon or now, "
 		    "then fail, success or done, =N or =N%: now,fail=1)");
 	c->haltspec = v;
+}
+
+void
+addname(const char ***v, size_t *n, const char *name)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = name;
+}
+
+const char *
+envname(const char *opt, const char *v)
+{
+	const char *p = v;
+
+	if ((*p < 'A' || *p > 'Z') && (*p < 'a' || *p > 'z') && *p != '_')
+		p = NULL;
+	while (p != NULL && *p != '\0' && ((*p >= 'A' && *p <= 'Z') ||
+	    (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+		p++;
+	if (p == NULL || *p != '\0' || strcmp(v, "_") == 0)
+		badvalue(opt, v, "is not a variable name (GNU parallel's "
+		    "--env _ and patterns are not read)");
+	return v;
+}
+
+void
+addhosts(struct config *c, const char *opt, const char *v)
+{
+	const char *err = hosts_add(&c->remote.hosts, v);
+
+	if (err != NULL)
+		badvalue(opt, v, err);
 }

@@ -31,6 +31,9 @@ void setblock(struct config *c, const char *opt, const char *v);
 /* -j: N, N%, +N, -N, 0 (one job per CPU); at least 1, at most 65535. */
 unsigned parsejobs(const char *opt, const char *s);
 
+/* The same, against a host's ncpus CPUs rather than this machine's. */
+unsigned parsejobs_for(const char *opt, const char *s, unsigned ncpus);
+
 /* -d: one character, or \n \t \0 \r \\. */
 char parsedelim(const char *opt, const char *s);
 
@@ -94,5 +97,14 @@ void settimeout(struct config *c, const char *opt, const char *v);
 
 /* --halt, in GNU parallel's forms. */
 void sethalt(struct config *c, const char *opt, const char *v);
+
+/* Append name to the list *v of *n names. */
+void addname(const char ***v, size_t *n, const char *name);
+
+/* --env NAME: a variable's name, else a usage error. */
+const char *envname(const char *opt, const char *v);
+
+/* -S: the hosts of v (a comma list of [N/]SPEC), else a usage error. */
+void addhosts(struct config *c, const char *opt, const char *v);
 
 #endif /* WSPX_OPTVALUE_H */

@@ -27,16 +27,15 @@ static const struct refused {
 	    "usecompressprogram|decompress-program|use-decompress-program|"
 	    "decompressprogram|usedecompressprogram", "output is not "
 	    "compressed; the temporary files of held output are plain" },
-	{ "sshlogin|sshloginfile|slf|controlmaster|ssh|ssh-delay|sshdelay|"
-	    "transfer-file|transferfile|transfer-files|transferfiles|tf|"
-	    "return|trc|transfer|cleanup|basefile|bf|work-dir|workdir|wd|"
-	    "rsync-opts|rsyncopts|onall|nonall|filter-hosts|filterhosts|"
-	    "filter-host|hgrp|hostgrp|hostgroup|hostgroups|"
-	    "number-of-sockets|numberofsockets|use-sockets-instead-of-threads|"
+	{ "ssh-delay|sshdelay|basefile|bf|rsync-opts|rsyncopts|onall|nonall|"
+	    "filter-hosts|filterhosts|filter-host|hgrp|hostgrp|hostgroup|"
+	    "hostgroups", "wspx's remote jobs have -S, --ssh, --workdir, --env, "
+	    "--transfer-file, --return and --cleanup only" },
+	{ "number-of-sockets|numberofsockets|use-sockets-instead-of-threads|"
 	    "usesocketsinsteadofthreads|use-cores-instead-of-threads|"
 	    "usecoresinsteadofthreads|use-cpus-instead-of-cores|"
-	    "usecpusinsteadofcores", "remote execution is not part of wspx "
-	    "yet" },
+	    "usecpusinsteadofcores", "-j counts the CPUs the system lists "
+	    "(nproc)" },
 	{ "tmux|tmux-pane|tmuxpane|open-tty|tty|interactive|ctrl-c|ctrlc|"
 	    "no-ctrl-c|no-ctrlc|noctrlc", "jobs never get a terminal of their "
 	    "own from wspx" },
@@ -70,8 +69,7 @@ static const struct refused {
 static const struct {
 	char c;
 	const char *as;
-} shorts[] = { { 'S', "sshlogin" }, { 'M', "controlmaster" },
-    { 'W', "workdir" }, { 'B', "basefile" }, { 'o', "open-tty" },
+} shorts[] = { { 'B', "basefile" }, { 'o', "open-tty" },
     { 'T', "tty" }, { 'p', "interactive" }, { 'J', "profile" },
     { 'D', "debug" }, { 'U', "extensionreplace" }, { 'Y', "shebang" }};
 

@@ -141,7 +141,7 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
  * a shell. */
 static void
 logrow(struct reports *p, const struct wspx__execjob *ej,
-    const char *cmdtext, uint64_t send)
+    const char *cmdtext, uint64_t send, const char *host)
 {
 	const struct wspx__result *res = &ej->result;
 	struct wspx__joblog_row row;
@@ -149,7 +149,7 @@ logrow(struct reports *p, const struct wspx__execjob *ej,
 
 	memset(&row, 0, sizeof(row));
 	row.seq = ej->seq;
-	row.host = ":";
+	row.host = host;
 	row.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 :
 	    unixtime();
 	row.runtime = (double)res->runtime_ns / 1e9;
@@ -251,7 +251,8 @@ failedjob(struct reports *p, struct wspx__exec *x, struct wspx__execjob *ej,
 
 void
 report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *cmdtext, uint64_t send)
+    struct wspx__execjob *ej, const char *cmdtext, uint64_t send,
+    const char *host)
 {
 	const struct wspx__result *res = &ej->result;
 
@@ -266,7 +267,7 @@ report_ended(struct reports *p, struct wspx__exec *x,
 	if (!res->retry && !p->c->dryrun && wspx__exec_failed(res))
 		failedjob(p, x, ej, cmdtext);
 	if (p->joblog != NULL)
-		logrow(p, ej, cmdtext, send);
+		logrow(p, ej, cmdtext, send, host);
 	if (p->events != NULL)
 		endevent(p, ej, cmdtext);
 }

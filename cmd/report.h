@@ -40,9 +40,11 @@ void report_started(struct reports *p, struct wspx__execjob *ej,
     const char *cmdtext);
 
 /* An attempt of the job ended (the executor's ended()), on x; send is
- * the bytes given to its stdin (--pipe), for the joblog. */
+ * the bytes given to its stdin (--pipe), for the joblog, and host where
+ * it ran (":" for here). */
 void report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *cmdtext, uint64_t send);
+    struct wspx__execjob *ej, const char *cmdtext, uint64_t send,
+    const char *host);
 
 /* The job is over (the executor's finished()): a job skipped by a stop
  * counts as cancelled. */

@@ -53,7 +53,9 @@
 #include "results.h"
 #include "outfiles.h"
 #include "progpath.h"
+#include "remote.h"
 #include "report.h"
+#include "slurm.h"
 #include "resume.h"
 #include "running.h"
 #include "signals.h"
@@ -95,6 +97,8 @@ struct run {
 	struct wspx__jobserver *jobserver; /* make's, or --jobserver's */
 	bool halted;		/* the halt policy was met */
 	struct signals *signals;
+	struct remote *remote;	/* -S's hosts, or NULL */
+	struct slurm *slurm;	/* --slurm's allocation, or NULL */
 };
 
 static void outputfailed(void *ctx, int err);
@@ -102,12 +106,10 @@ static void outputfailed(void *ctx, int err);
 static const char *resumeopts[] = { NULL, "--resume", "--resume-failed",
     "--retry-failed" };
 
+/* The job's command as it runs here. */
 static int
-prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
-    struct wspx__cmd *cmd)
+build(struct run *r, struct cmdjob *j, unsigned slot, struct wspx__cmd *cmd)
 {
-	struct run *r = ctx;
-	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	int rc;
 
 	if (r->c->feed != NULL)
@@ -118,15 +120,73 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	/* (a retry builds them again: the slot may differ) */
 	free(j->tag);
 	free(j->cmdtext);
-	rc = commands_build(r->cmds, &j->args, ej->seq, slot, cmd,
+	rc = commands_build(r->cmds, &j->args, j->ej.seq, slot, cmd,
 	    &j->nobash);
-	j->tag = commands_tag(r->cmds, &j->args, ej->seq, slot);
-	ej->tag = j->tag;
+	j->tag = commands_tag(r->cmds, &j->args, j->ej.seq, slot);
+	j->ej.tag = j->tag;
 	j->cmdtext = xstrdup(cmd->text);
 	if (rc == 0 && r->c->files && !r->c->dryrun &&
 	    (rc = cmd->out_fd = outfiles_new(r->c->tmpdir, &j->outfile)) > 0)
 		rc = 0;
 	return rc;
+}
+
+/* Where the job runs: on a host (-S), as a Slurm step, or here (in
+ * --workdir, if given). */
+static int
+place(struct run *r, struct cmdjob *j, unsigned slot, struct wspx__cmd *cmd)
+{
+	if (r->remote != NULL)
+		return remote_place(r->remote, &j->rj, j->on, &j->args,
+		    j->ej.seq, slot, cmd);
+	if (r->slurm != NULL)
+		return slurm_place(r->slurm, &j->rj, j->ej.seq,
+		    j->ej.result.attempt, cmd);
+	if (cmd->dir == NULL)
+		cmd->dir = r->c->remote.workdir;
+	return 0;
+}
+
+static int
+prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
+    struct wspx__cmd *cmd)
+{
+	struct run *r = ctx;
+	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
+	int rc;
+
+	if ((rc = build(r, j, slot, cmd)) == 0 && !r->c->dryrun)
+		rc = place(r, j, slot, cmd);
+	return rc;
+}
+
+/* Whether the attempt was lost with its host: it runs again. */
+static bool
+lost(void *ctx, struct wspx__execjob *ej)
+{
+	struct run *r = ctx;
+
+	return r->remote != NULL && remote_lost(r->remote, &wspx_container_of(
+	    ej, struct cmdjob, ej)->rj, &ej->result);
+}
+
+/* The attempt is over where it ran: its --return files, its host slot,
+ * its Slurm step.  Returns the joblog's Host for it. */
+static const char *
+leave(struct run *r, struct cmdjob *j)
+{
+	const struct wspx__result *res = &j->ej.result;
+	const char *host = ":";
+
+	if (r->remote != NULL) {
+		host = remote_hostname(r->remote, &j->rj);
+		remote_ended(r->remote, &j->rj, &j->args, j->ej.seq, res->slot,
+		    res);
+	} else if (r->slurm != NULL) {
+		host = slurm_hostname(r->slurm);
+		slurm_ended(r->slurm, &j->rj, res);
+	}
+	return host;
 }
 
 static void
@@ -149,9 +209,10 @@ ended(void *ctx, struct wspx__execjob *ej)
 {
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
+	const char *host = leave(r, j);
 
 	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "",
-	    r->pipes != NULL ? pipejobs_sent(r->pipes, j) : 0);
+	    r->pipes != NULL ? pipejobs_sent(r->pipes, j) : 0, host);
 	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
 }
 
@@ -214,6 +275,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 		wspx__output_note(r->out, b.s, b.len);
 		free(b.s);
 	}
+	if (r->remote != NULL)	/* (an attempt that never ended) */
+		remote_ended(r->remote, &j->rj, NULL, 0, 0, NULL);
 	countend(r, j);
 	report_finished(&r->rep, ej);
 	if (r->c->feed != NULL) {
@@ -264,7 +327,8 @@ waiting(void *ctx, bool memory, double value)
 }
 
 static const struct wspx__exec_ops ops = {
-	.prepare = prepare, .started = started, .cannotstart = cannotstart,
+	.prepare = prepare, .lost = lost, .started = started,
+	.cannotstart = cannotstart,
 	.ended = ended, .halted = halted, .waiting = waiting,
 	.finished = finished
 };
@@ -566,6 +630,22 @@ fitfiles(struct config *c)
 	c->jobs = fit;
 }
 
+/* -S's connections, or --slurm's allocation: they decide how many jobs
+ * run at once. */
+static void
+openremote(struct run *r, struct config *c)
+{
+	if (c->dryrun)
+		return;
+	c->remote.grace = c->termtimeout;
+	if ((r->remote = remote_open(&c->remote, c->plain, c->plus ?
+	    TMPL_PLUS : 0, c->jobs)) != NULL)
+		c->jobs = remote_slots(r->remote);
+	if ((r->slurm = slurm_open(&c->remote, c->remote.jobsspec != NULL ?
+	    c->jobs : 0)) != NULL)
+		c->jobs = slurm_slots(r->slurm);
+}
+
 /* The input's records into jobs; --show-limits; and with {##} every job
  * made now, to count them. */
 static struct jobargs *
@@ -612,6 +692,7 @@ setup(struct run *r, struct config *c)
 		    memory_order_relaxed);
 	progpath_init(getenv("PATH"));
 	r->cmds = commands_new(c);
+	openremote(r, c);
 	fitfiles(c);
 	r->signals = signals_new(c->termtimeout);
 	/* Write errors are reported, not deaths (the jobs get the actions
@@ -692,6 +773,8 @@ cancelledby(struct run *r, int sig)
 static void
 teardown(struct run *r)
 {
+	remote_close(r->remote);
+	slurm_close(r->slurm);
 	wspx__exec_free(r->x);
 	wspx_blocking_free(r->bp);
 	wspx_pool_free(r->pool);

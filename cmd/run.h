@@ -14,6 +14,7 @@
 #include "job.h"
 #include "input.h"
 #include "output.h"
+#include "remote.h"
 #include "resume.h"
 #include "template.h"
 
@@ -114,6 +115,7 @@ struct config {
 	bool fifo;		/* --fifo: {} is a FIFO giving the block */
 	struct feed *feed;	/* the jobs of a job file, or NULL: the
 				 * input's */
+	struct remoteconf remote; /* -S, --slurm and their kin */
 };
 
 struct pipejob;
@@ -127,6 +129,8 @@ struct cmdjob {
 	char *cmdtext;		/* the command, for error messages */
 	bool nobash;		/* its exported function has no bash */
 	char *outfile;		/* --files: its stdout's file, till it ends */
+	const char *on;		/* the host it must run on, or NULL */
+	struct remotejob rj;	/* where its attempt runs (-S, --slurm) */
 };
 
 /* What a front end other than the input's gives the run: its jobs. */

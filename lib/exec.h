@@ -32,6 +32,7 @@ struct slot {
 	bool evicted;		/* it got SIGTERM for want of memory */
 	int64_t killat;		/* then SIGKILL at this time, or 0 */
 	int killsig;		/* the last signal its group got from us */
+	int hangup;		/* the job's hangup_fd, till it is closed */
 	char **envp;		/* the base environment, then vars */
 	char vars[NVARS][48];
 };
@@ -75,6 +76,10 @@ wspx__exec_nowns(clockid_t clock)
 	clock_gettime(clock, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+/* Close slot s's hangup fd, if it has one: its job was told to end, or
+ * ended.  Slot lock held. */
+void wspx__exec_hangup(struct slot *s);
 
 /* Whether a stop signal was sent: what is left of a job's group is
  * killed when it ends. */

@@ -152,6 +152,7 @@ wspx__exec_watchmemory(struct wspx__exec *x, int64_t now)
 	WSPX_MUST(pthread_mutex_lock(&s->lock));
 	if (s->pid == pid && s->killsig == 0) {
 		wspx__proc_signal_group(s->pid, SIGTERM);
+		wspx__exec_hangup(s);
 		s->killsig = SIGTERM;
 		s->evicted = true;
 		s->killat = now + x->o.grace_ns;

@@ -464,6 +464,7 @@ spawnregister(struct wspx__exec *x, struct slot *s,
 		s->pid = *pid;
 		s->started = wspx__watchdog_now();
 		s->limit = limit;
+		s->hangup = cmd->hangup_fd;
 		wspx__exec_stopslot(x, s);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&s->lock));
@@ -522,7 +523,9 @@ closeinput(struct wspx__cmd *cmd)
 		close(cmd->in_fd);
 	if (cmd->out_fd > 0)
 		close(cmd->out_fd);
-	cmd->in_fd = cmd->out_fd = 0;
+	if (cmd->hangup_fd > 0)
+		close(cmd->hangup_fd);
+	cmd->in_fd = cmd->out_fd = cmd->hangup_fd = 0;
 }
 
 /* Write the command and a newline into the job's stdout: for a dry run,
@@ -557,6 +560,8 @@ startandwait(struct wspx__exec *x, struct wspx__execjob *job,
 		showcommand(x, cmd, oj);
 	setvars(s, job->seq, r->slot);
 	rc = spawnjob(x, s, job, cmd, pf);
+	if (rc == 0)
+		cmd->hangup_fd = 0;	/* the slot's now */
 	closeinput(cmd);
 	if (rc != 0)
 		return rc;
@@ -670,7 +675,7 @@ void
 wspx__exec_startedhere(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	static const struct wspx__cmd none = { NULL, NULL, false, NULL, NULL,
-	    NULL, 0, 0 };
+	    NULL, 0, 0, 0 };
 
 	job->x = x;
 	x->o.ops->started(x->o.ctx, job, &none);
@@ -697,7 +702,8 @@ static void
 runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__result *r = &job->result;
-	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL, 0, 0 };
+	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL, 0, 0,
+	    0 };
 	int64_t t0;
 
 	/* none open until wspx__results_start() (the caller zeroed them) */
@@ -720,14 +726,17 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 		r->error = startandwait(x, job, &cmd, job->oj);
 		if (r->error != 0)
 			x->o.ops->cannotstart(x->o.ctx, job, job->oj);
+		else if (x->o.ops->lost != NULL && r->killsig == 0)
+			r->lost = x->o.ops->lost(x->o.ctx, job);
 		r->runtime_ns = wspx__exec_nowns(CLOCK_MONOTONIC) - t0;
 		r->end_ns = wspx__exec_nowns(CLOCK_REALTIME);
 		countbytes(x, job);
 	}
 	wspx__exec_ungate(x, job);
 	if (r->started || r->error != -ECANCELED) {
-		/* (an evicted job runs again, as the same attempt) */
-		r->retry = (r->evicted || (wspx__exec_failed(r) &&
+		/* (an evicted or lost job runs again, as the same
+		 * attempt) */
+		r->retry = (r->evicted || r->lost || (wspx__exec_failed(r) &&
 		    r->attempt <= (job->ownretries ? job->retries :
 		    x->o.retries))) && !refuses(x, job);
 		x->o.ops->ended(x->o.ctx, job);
@@ -757,8 +766,10 @@ runtask(struct wspx_task *task, int status)
 		job->result.slot = takeslot(x);
 		runjob(x, job);
 		giveslot(x, job->result.slot);
-		if (job->result.retry && job->result.evicted)
-			attempt--;	/* its gate waits for the memory */
+		if (job->result.retry && (job->result.evicted ||
+		    job->result.lost))
+			attempt--;	/* (an evicted one's gate waits for the
+					 * memory) */
 		else if (!job->result.retry || !retrypause(x, attempt))
 			break;
 		/* The next attempt's output replaces this one's. */

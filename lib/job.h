@@ -44,6 +44,12 @@ struct wspx__cmd {
 	int out_fd;		/* its stdout if above 0 (a file of the
 				 * caller's), else the run's; closed
 				 * likewise */
+	int hangup_fd;		/* if above 0, an fd of the caller's that
+				 * the executor closes the first time it
+				 * tells the job to end (a stop, a timeout,
+				 * a halt, an eviction; not a suspend) or
+				 * when the job ends: a pipe whose reader
+				 * is the job's remote end */
 };
 
 /* How a job ended. */
@@ -65,6 +71,8 @@ struct wspx__result {
 				 * (a timeout, a halt, a stop), or 0 */
 	bool evicted;		/* killed for want of memory: it runs again
 				 * (the same attempt) */
+	bool lost;		/* lost with the place it ran at (ops->lost):
+				 * it runs again (the same attempt) */
 };
 
 /* A job, embedded by the caller, who sets seq and tag; the rest is the
@@ -100,6 +108,11 @@ struct wspx__exec_ops {
 	 * then fails with that error). */
 	int (*prepare)(void *ctx, struct wspx__execjob *job, unsigned slot,
 	    struct wspx__cmd *cmd);
+	/* Whether the attempt that just ran was lost with the place it ran
+	 * at rather than failed (a remote host whose connection went down):
+	 * it then runs again as the same attempt, with result.lost set for
+	 * ended.  Blocking thread; may be NULL. */
+	bool (*lost)(void *ctx, struct wspx__execjob *job);
 	/* job has started (pid is 0 for a dry run).  Blocking thread. */
 	void (*started)(void *ctx, struct wspx__execjob *job,
 	    const struct wspx__cmd *cmd);

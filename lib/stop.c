@@ -20,11 +20,20 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "median.h"
 #include "proc.h"
 #include "thread.h"
 #include "watchdog.h"
+
+void
+wspx__exec_hangup(struct slot *s)
+{
+	if (s->hangup > 0)
+		close(s->hangup);
+	s->hangup = 0;
+}
 
 /* Signal slot s's job if a stop asks for it; slot lock held. */
 void
@@ -40,10 +49,12 @@ wspx__exec_stopslot(struct wspx__exec *x, struct slot *s)
 	if (atomic_load_explicit(&x->killing, memory_order_relaxed)) {
 		wspx__proc_signal_group(s->pid, SIGKILL);
 		s->killsig = SIGKILL;
+		wspx__exec_hangup(s);
 	} else if (sig != 0 && !s->signalled) {
 		wspx__proc_signal_group(s->pid, sig);
 		s->signalled = true;
 		s->killsig = sig;
+		wspx__exec_hangup(s);
 	}
 }
 
@@ -96,6 +107,7 @@ wspx__exec_unregister(struct wspx__exec *x, struct slot *s, struct wspx__result 
 	WSPX_MUST(pthread_mutex_lock(&s->lock));
 	if (wspx__exec_signalled(x) || s->timedout || s->evicted)
 		wspx__proc_signal_group(s->pid, SIGKILL);
+	wspx__exec_hangup(s);
 	r->killsig = s->killsig;
 	r->timedout = s->timedout;
 	r->evicted = s->evicted;
@@ -121,6 +133,7 @@ watchslot(struct wspx__exec *x, struct slot *s, int64_t now, int64_t limit)
 		s->killat = 0;
 	} else if (!s->timedout && limit > 0 && now - s->started >= limit) {
 		wspx__proc_signal_group(s->pid, SIGTERM);
+		wspx__exec_hangup(s);
 		s->killsig = SIGTERM;
 		s->timedout = true;
 		s->killat = now + x->o.grace_ns;
