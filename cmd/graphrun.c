@@ -32,6 +32,7 @@
 #include "output.h"
 #include "thread.h"
 #include "stats.h"
+#include "hosts.h"
 #include "util.h"
 
 static const char *const outcomes[] = { "pending", "succeeded", "failed",
@@ -509,6 +510,8 @@ setupjobs(struct graphrun *gr)
 	for (i = 0; i < gr->jf->njobs; i++) {
 		gr->jobs[i].index = i;
 		gr->jobs[i].gr = gr;
+		gr->jobs[i].cj.on = gr->jf->jobs[i].on != NULL ?
+		    gr->jf->jobs[i].on->str : NULL;
 	}
 	gr->pools = xcalloc(gr->jf->npools + 1, sizeof(*gr->pools));
 	for (i = 0; i < gr->jf->npools; i++)
@@ -558,6 +561,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	if ((gr.basefd = open(gr.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		fatal("%s:", gr.base);
 	gr.feed = &feed;
+	hosts_jobfile(&c->remote, jf, file);
 	setupjobs(&gr);
 	gr.selected = jobfile_select(jf, file, targets, ntargets);
 	number(&gr);

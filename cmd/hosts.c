@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobfile.h"
+#include "remote.h"
 #include "util.h"
 
 enum { MAXSLOTS = 100000 };
@@ -181,4 +183,24 @@ hosts_free(struct hostlist *hl)
 	free(hl->v);
 	hl->v = NULL;
 	hl->n = 0;
+}
+
+void
+hosts_jobfile(struct remoteconf *rc, const struct wspx__jobfile *jf,
+    const char *file)
+{
+	const struct wspx__ynode *h;
+	const char *err;
+	size_t i;
+
+	for (i = 0; jf->hosts != NULL && i < jf->hosts->n; i++) {
+		h = jf->hosts->items[i];
+		if ((err = hosts_add(&rc->hosts, h->str)) != NULL)
+			fatal("%s:%u:%u: hosts: %s: %s", file, h->line, h->col,
+			    h->str, err);
+	}
+	rc->slurm = rc->slurm || jf->slurm;
+	if (rc->slurm && rc->hosts.n > 0)
+		fatal("%s: -S or hosts: with --slurm or executor: slurm: jobs "
+		    "run on the hosts or as Slurm steps", file);
 }

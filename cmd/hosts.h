@@ -32,6 +32,14 @@ const char *hosts_add(struct hostlist *hl, const char *value);
  * skipped); an error is fatal, naming FILE and the line. */
 void hosts_file(struct hostlist *hl, const char *path);
 
+struct remoteconf;
+struct wspx__jobfile;
+
+/* A job file's hosts: and executor: into rc, after -S's and --slurm;
+ * an error is fatal, naming the file, line and column. */
+void hosts_jobfile(struct remoteconf *rc, const struct wspx__jobfile *jf,
+    const char *file);
+
 /* The host whose spec is spec, or NULL. */
 const struct host *hosts_find(const struct hostlist *hl, const char *spec);
 

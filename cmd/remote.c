@@ -472,12 +472,37 @@ transfer(struct remote *rm, struct remotejob *rj, const char *dir,
 	return rc;
 }
 
+/* Export what the job's own environment (a job file's env:) sets
+ * beyond wspx's: the host's session has only its own. */
+static void
+ownenv(struct buf *b, char *const *envp)
+{
+	const char *eq, *v;
+	char name[256];
+
+	for (; envp != NULL && *envp != NULL; envp++) {
+		if ((eq = strchr(*envp, '=')) == NULL || eq == *envp ||
+		    (size_t)(eq - *envp) >= sizeof(name))
+			continue;
+		memcpy(name, *envp, (size_t)(eq - *envp));
+		name[eq - *envp] = '\0';
+		if (strncmp(name, "WSPX_", 5) == 0 ||
+		    strncmp(name, "PARALLEL_", 9) == 0 ||
+		    ((v = getenv(name)) != NULL && strcmp(v, eq + 1) == 0))
+			continue;
+		bufprintf(b, "export %s=", name);
+		quote(b, eq + 1, SHELL_POSIX);
+		bufadds(b, "; ");
+	}
+}
+
 /* The job's script, run by /bin/sh on the host (see the top). */
 static char *
-script(const struct remote *rm, const char *dir, const char *line,
-    uint64_t seq, unsigned slot)
+script(const struct remote *rm, const char *dir,
+    const struct wspx__cmd *cmd, uint64_t seq, unsigned slot)
 {
 	struct buf b = { NULL, 0, 0 };
+	const char *line = cmd->text;
 
 	bufadds(&b, "mkdir -p -- ");
 	quote(&b, dir, SHELL_POSIX);
@@ -485,6 +510,7 @@ script(const struct remote *rm, const char *dir, const char *line,
 	quote(&b, dir, SHELL_POSIX);
 	bufadds(&b, " || exit 1; ");
 	bufadds(&b, rm->exports);
+	ownenv(&b, cmd->envp);
 	bufprintf(&b, "export WSPX_SEQ=%llu PARALLEL_SEQ=%llu WSPX_SLOT=%u "
 	    "PARALLEL_JOBSLOT=%u; ", (unsigned long long)seq,
 	    (unsigned long long)seq, slot, slot);
@@ -505,7 +531,7 @@ wrap(struct remote *rm, struct remotejob *rj, const char *dir,
 {
 	const struct rhost *rh = &rm->hosts[rj->host];
 	struct buf remote = { NULL, 0, 0 };
-	char *s = script(rm, dir, cmd->text, seq, slot);
+	char *s = script(rm, dir, cmd, seq, slot);
 	char *more[6];
 	int fds[2], rc;
 
@@ -540,7 +566,7 @@ remote_place(struct remote *rm, struct remotejob *rj, const char *on,
     const struct args *a, uint64_t seq, unsigned slot,
     struct wspx__cmd *cmd)
 {
-	const char *dir;
+	char *dir;
 	int rc, host;
 
 	remote_ended(rm, rj, NULL, 0, 0, NULL);
@@ -550,10 +576,12 @@ remote_place(struct remote *rm, struct remotejob *rj, const char *on,
 	rj->placed = true;
 	if (rm->hosts[rj->host].h->local)
 		return 0;
-	/* (a job file's dir: is the same path there) */
-	dir = cmd->dir != NULL ? cmd->dir : rm->workdir;
+	/* (a job file's dir: is the same path there, from the workdir) */
+	dir = cmd->dir == NULL ? xstrdup(rm->workdir) : cmd->dir[0] == '/' ?
+	    xstrdup(cmd->dir) : remotepath(rm->workdir, cmd->dir);
 	if ((rc = transfer(rm, rj, dir, a, seq, slot)) == 0)
 		rc = wrap(rm, rj, dir, cmd, seq, slot);
+	free(dir);
 	return rc;
 }
 

@@ -373,3 +373,37 @@ fail:
 	free(at);
 	return rc;
 }
+
+/* Whether entry (a hosts: item, [N/]SPEC) is spec. */
+static bool
+hostis(const char *entry, const char *spec)
+{
+	const char *slash = strchr(entry, '/');
+
+	if (slash != NULL && slash > entry && strspn(entry, "0123456789") ==
+	    (size_t)(slash - entry))
+		entry = slash + 1;
+	return strcmp(entry, spec) == 0;
+}
+
+void
+wspx__jobcheck_hosts(const struct wspx__jobfile *jf, struct wspx__diag *d)
+{
+	const struct wspx__ynode *on, *h = jf->hosts;
+	size_t i, k;
+	bool found;
+
+	for (i = 0; i < jf->njobs; i++) {
+		if ((on = jf->jobs[i].on) == NULL)
+			continue;
+		/* (the legs of a matrix job share their on:) */
+		if (i > 0 && jf->jobs[i - 1].on == on)
+			continue;
+		found = false;
+		for (k = 0; h != NULL && k < h->n && !found; k++)
+			found = hostis(h->items[k]->str, on->str);
+		if (!found)
+			wspx__diag_add(d, on->line, on->col, "on: '%s' is not "
+			    "one of hosts:", on->str);
+	}
+}

@@ -36,6 +36,11 @@ void wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d);
  * Returns 0, -EINVAL or -ENOMEM. */
 int wspx__jobcheck_cycles(struct wspx__jobfile *jf, struct wspx__diag *d);
 
+/* Check that each job's on: names a host of hosts: (its spec, without
+ * N/). */
+void wspx__jobcheck_hosts(const struct wspx__jobfile *jf,
+    struct wspx__diag *d);
+
 /* Read the `if` v into *mask (see WSPX__IF_RUNS); errors to d.  Returns
  * whether it is good. */
 bool wspx__jobfile_cond(const struct wspx__ynode *v, unsigned *mask,

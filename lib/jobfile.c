@@ -2,7 +2,8 @@
  * Reading a job file (see jobfile.h): the keys of the file, of defaults
  * and of each job, each value checked for its type where it is, every
  * error kept; then the jobs' matrices expanded into legs (matrix.c), and
- * needs, expressions and cycles checked (jobcheck.c).
+ * needs, expressions, hosts and cycles checked (jobcheck.c).  (Past 600
+ * lines: it is the one reader of the file's keys, each a few lines.)
  *
  * The jobs' strings and arrays come from one arena (mem, arena.h), freed
  * at once with the YAML tree; a 100,000-job file makes no 100,000 mallocs
@@ -20,12 +21,14 @@
 #include "jobcheck.h"
 #include "matrix.h"
 
-static const char *const topkeys[] = { "env", "defaults", "pools", "jobs" };
+static const char *const topkeys[] = { "env", "defaults", "pools", "jobs",
+    "hosts", "executor" };
 static const char *const defkeys[] = { "shell", "dir", "timeout",
     "retries", "env" };
 static const char *const jobkeys[] = { "run", "builtin", "with", "needs",
     "env", "dir", "shell", "timeout", "retries", "pool", "if",
-    "continue-on-error", "matrix", "sources", "generates", "outputs" };
+    "continue-on-error", "matrix", "sources", "generates", "outputs",
+    "on" };
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What the defaults: mapping (and the file's env) give every job. */
@@ -252,6 +255,31 @@ readpools(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 	}
 }
 
+/* hosts: (a list of -S's [N/]SPEC, read by the command) and executor:
+ * (local or slurm). */
+static void
+readplaces(struct wspx__jobfile *jf, const struct wspx__ynode *root,
+    struct wspx__diag *d)
+{
+	const struct wspx__ynode *v;
+
+	if ((v = get(root, "hosts")) != NULL && wantkind(v, WSPX__YSEQ,
+	    "hosts", d) && wantstrings(v, "hosts", d))
+		jf->hosts = v;
+	if ((v = get(root, "executor")) == NULL || !wantkind(v,
+	    WSPX__YSCALAR, "executor", d))
+		return;
+	if (strcmp(v->str, "slurm") == 0)
+		jf->slurm = true;
+	else if (strcmp(v->str, "local") != 0)
+		wspx__diag_add(d, v->line, v->col, "executor: is local or "
+		    "slurm, not '%s'", v->str);
+	if (jf->slurm && jf->hosts != NULL)
+		wspx__diag_add(d, v->line, v->col, "executor: slurm and "
+		    "hosts: do not go together: jobs run on the hosts or as "
+		    "Slurm steps");
+}
+
 /* Whether name is a job name: letters, digits, '_', '-' and '.', not
  * starting with '-' or '.' (a name goes on command lines and in
  * needs: test[opt=O2] picks a leg). */
@@ -318,6 +346,8 @@ readjob(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 		j->outputs = v;
 	if ((v = get(m, "needs")) != NULL)
 		wantstrings(v, "needs", d);
+	if ((v = get(m, "on")) != NULL && wantkind(v, WSPX__YSCALAR, "on", d))
+		j->on = v;
 	if ((v = get(m, "pool")) != NULL && wantkind(v, WSPX__YSCALAR, "pool",
 	    d)) {
 		for (i = 0; i < jf->npools && strcmp(jf->pools[i].name,
@@ -518,6 +548,7 @@ readjobs(struct wspx__jobfile *jf, const struct wspx__ynode *jobs,
 		wspx__jobcheck_exprs(jf, d);
 	if (rc == 0)
 		rc = wspx__jobcheck_cycles(jf, d);
+	wspx__jobcheck_hosts(jf, d);
 	for (i = 0; protos != NULL && i < jobs->n; i++)
 		wspx__matrix_free(protos[i].legs, protos[i].nlegs);
 	free(protos);
@@ -547,6 +578,7 @@ wspx__jobfile_read(struct wspx__jobfile *jf, FILE *f, struct wspx__diag *d)
 		readdefaults(v, &df, d);
 	if ((v = get(root, "pools")) != NULL)
 		readpools(jf, v, d);
+	readplaces(jf, root, d);
 	if ((v = get(root, "jobs")) == NULL) {
 		wspx__diag_add(d, root->line, root->col, "the file has no "
 		    "jobs:");

@@ -66,6 +66,8 @@ struct wspx__jfjob {
 					 * (its if calls always() or
 					 * cancelled()) */
 	bool continue_on_error;
+	const struct wspx__ynode *on;	/* the host it runs on: a spec of
+					 * hosts: (without N/), or NULL */
 	const char **mkeys;		/* a leg's matrix keys and values */
 	const char **mvals;
 	size_t nmatrix;
@@ -91,6 +93,9 @@ struct wspx__jobfile {
 	size_t njobs;
 	struct wspx__jfpool *pools;
 	size_t npools;
+	const struct wspx__ynode *hosts; /* hosts:, a sequence of scalars
+					 * ([N/]SPEC, as -S), or NULL */
+	bool slurm;			/* executor: slurm */
 	struct wspx__arena mem;	/* the strings and arrays of jobs; _fini's */
 };
 
