@@ -51,7 +51,7 @@ CMDHDR = cmd/blocks.h cmd/command.h cmd/events.h cmd/failures.h \
 	cmd/input.h \
 	cmd/jobargs.h cmd/jobfilecmd.h cmd/options.h cmd/optvalue.h \
 	cmd/outfiles.h cmd/pipejobs.h cmd/progpath.h cmd/records.h \
-	cmd/refused.h cmd/remote.h cmd/report.h cmd/resume.h cmd/run.h \
+	cmd/refused.h cmd/remote.h cmd/remotefiles.h cmd/report.h cmd/resume.h cmd/run.h \
 	cmd/running.h cmd/sidecmd.h cmd/slurm.h \
 	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h \
 	cmd/util.h cmd/zerocopy.h
@@ -60,7 +60,8 @@ CMDOBJ = cmd/blocks.o cmd/command.o cmd/events.o cmd/failures.o \
 	cmd/graphrun.o cmd/graphstate.o cmd/hosts.o cmd/input.o \
 	cmd/jobargs.o cmd/jobfilecmd.o cmd/main.o cmd/options.o \
 	cmd/optvalue.o cmd/outfiles.o cmd/pipejobs.o cmd/progpath.o \
-	cmd/records.o cmd/refused.o cmd/remote.o cmd/report.o cmd/resume.o \
+	cmd/records.o cmd/refused.o cmd/remote.o cmd/remotefiles.o \
+	cmd/report.o cmd/resume.o \
 	cmd/run.o cmd/running.o cmd/shell.o cmd/sidecmd.o cmd/signals.o \
 	cmd/slurm.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o \
 	cmd/zerocopy.o

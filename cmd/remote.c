@@ -49,6 +49,7 @@
 #include "../lib/proc.h"
 #include "../lib/thread.h"
 #include "optvalue.h"
+#include "remotefiles.h"
 #include "sidecmd.h"
 #include "template.h"
 #include "util.h"
@@ -74,7 +75,7 @@ struct remote {
 	char ctldir[PATH_MAX];
 	char *workdir;		/* the remote jobs' directory */
 	char *exports;		/* "export A='v';" for --env */
-	struct template **tf, **ret;
+	struct remotefiles *files;
 	unsigned total;
 	pthread_mutex_t lock;
 	pthread_cond_t freed;	/* a host slot is free, or a host left */
@@ -265,18 +266,6 @@ makeexports(const struct remoteconf *rc)
 	return buftake(&b);
 }
 
-static struct template **
-templates(const char **v, size_t n, const char *plain, int flags)
-{
-	struct template **t = xcalloc(n + 1, sizeof(*t));
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		t[i] = template_new((char **)&v[i], 1, plain, flags |
-		    TMPL_QUOTED);
-	return t;
-}
-
 static char *
 thisdir(void)
 {
@@ -320,8 +309,7 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 	rm->workdir = rc->workdir == NULL || strcmp(rc->workdir, ".") == 0 ?
 	    thisdir() : xstrdup(rc->workdir);
 	rm->exports = makeexports(rc);
-	rm->tf = templates(rc->transfer, rc->ntransfer, plain, tmplflags);
-	rm->ret = templates(rc->ret, rc->nret, plain, tmplflags);
+	rm->files = remotefiles_new(rc, plain, tmplflags);
 	WSPX_MUST(pthread_mutex_init(&rm->lock, NULL));
 	WSPX_MUST(pthread_cond_init(&rm->freed, NULL));
 	connectall(rm);
@@ -381,95 +369,6 @@ givehost(struct remote *rm, size_t host)
 	rm->hosts[host].running--;
 	WSPX_MUST(pthread_cond_broadcast(&rm->freed));
 	WSPX_MUST(pthread_mutex_unlock(&rm->lock));
-}
-
-/* A template's value for the job: a file name, or "" */
-static char *
-expand(const struct template *t, const struct args *a, uint64_t seq,
-    unsigned slot)
-{
-	char **v = template_argv(t, a, seq, slot);
-	char *s = xstrdup(v[0] != NULL ? v[0] : "");
-
-	free(v);
-	return s;
-}
-
-/* The remote path of a job's file: under the workdir unless absolute. */
-static char *
-remotepath(const char *dir, const char *name)
-{
-	struct buf b = { NULL, 0, 0 };
-
-	if (name[0] != '/')
-		bufprintf(&b, "%s/", dir);
-	bufadds(&b, name);
-	return buftake(&b);
-}
-
-/* "mkdir -p -- DIR && cat > PATH", the remote end of a transfer. */
-static char *
-receiveline(const char *path)
-{
-	struct buf b = { NULL, 0, 0 };
-	char *slash = strrchr(path, '/');
-
-	bufadds(&b, "mkdir -p -- ");
-	if (slash != NULL && slash != path) {
-		*slash = '\0';
-		quote(&b, path, SHELL_POSIX);
-		*slash = '/';
-	} else {
-		bufadds(&b, "/");
-	}
-	bufadds(&b, " && cat > ");
-	quote(&b, path, SHELL_POSIX);
-	return buftake(&b);
-}
-
-static void
-addsent(struct remotejob *rj, char *path)
-{
-	rj->sent = xrealloc(rj->sent, (rj->nsent + 1) * sizeof(*rj->sent));
-	rj->sent[rj->nsent++] = path;
-}
-
-/* Copy the job's --transfer-files to its host, with ssh and cat.
- * Returns 0, or -errno (a local file that cannot be read), or -EHOSTDOWN
- * (ssh failed). */
-static int
-transfer(struct remote *rm, struct remotejob *rj, const char *dir,
-    const struct args *a, uint64_t seq, unsigned slot)
-{
-	const struct rhost *rh = &rm->hosts[rj->host];
-	char *name, *path, *line, err[ERRLEN];
-	size_t i;
-	int fd, rc = 0;
-
-	for (i = 0; rc == 0 && i < rm->rc->ntransfer; i++) {
-		if (*(name = expand(rm->tf[i], a, seq, slot)) == '\0') {
-			free(name);
-			continue;
-		}
-		if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0) {
-			rc = -errno;
-			warn("--transfer-file %s:", name);
-			free(name);
-			break;
-		}
-		path = remotepath(dir, name);
-		line = receiveline(path);
-		if (sshrun(rm, rh, NULL, line, fd, -1, err) != 0) {
-			warn("--transfer-file %s to host %s: %s", name,
-			    rh->h->spec, *err != '\0' ? err : "failed");
-			rc = -EIO;
-		}
-		addsent(rj, path);
-		free(line);
-		free(name);
-		close(fd);
-	}
-	return rc;
 }
 
 /* Export what the job's own environment (a job file's env:) sets
@@ -578,8 +477,9 @@ remote_place(struct remote *rm, struct remotejob *rj, const char *on,
 		return 0;
 	/* (a job file's dir: is the same path there, from the workdir) */
 	dir = cmd->dir == NULL ? xstrdup(rm->workdir) : cmd->dir[0] == '/' ?
-	    xstrdup(cmd->dir) : remotepath(rm->workdir, cmd->dir);
-	if ((rc = transfer(rm, rj, dir, a, seq, slot)) == 0)
+	    xstrdup(cmd->dir) : remotefiles_path(rm->workdir, cmd->dir);
+	if ((rc = remotefiles_send(rm->files, rm, rj, dir, a, seq,
+	    slot)) == 0)
 		rc = wrap(rm, rj, dir, cmd, seq, slot);
 	free(dir);
 	return rc;
@@ -633,85 +533,32 @@ remote_lost(struct remote *rm, struct remotejob *rj,
 	return true;
 }
 
-/* Fetch the job's --return files from its host: each into a temporary
- * file beside its place, renamed there once whole. */
-static void
-fetch(struct remote *rm, struct remotejob *rj, const char *dir,
-    const struct args *a, uint64_t seq, unsigned slot)
-{
-	const struct rhost *rh = &rm->hosts[rj->host];
-	struct buf line = { NULL, 0, 0 }, tmp = { NULL, 0, 0 };
-	char *name, *path, err[ERRLEN];
-	size_t i;
-	int fd;
-
-	for (i = 0; i < rm->rc->nret; i++) {
-		if (*(name = expand(rm->ret[i], a, seq, slot)) == '\0') {
-			free(name);
-			continue;
-		}
-		path = remotepath(dir, name);
-		bufadds(&line, "cat -- ");
-		quote(&line, path, SHELL_POSIX);
-		bufprintf(&tmp, "%s.wspx-XXXXXX", name);
-		if ((fd = mkostemp(tmp.s, O_CLOEXEC)) < 0) {
-			warn("--return %s: %s:", name, tmp.s);
-		} else if (sshrun(rm, rh, NULL, line.s, -1, fd, err) != 0) {
-			warn("--return %s from host %s: %s", name,
-			    rh->h->spec, *err != '\0' ? err : "failed");
-			unlink(tmp.s);
-		} else if (rename(tmp.s, name) != 0) {
-			warn("--return %s:", name);
-			unlink(tmp.s);
-		}
-		if (fd >= 0)
-			close(fd);
-		addsent(rj, path);
-		free(name);
-		line.len = tmp.len = 0;
-	}
-	free(line.s);
-	free(tmp.s);
-}
-
-/* --cleanup: remove the job's files on its host. */
-static void
-cleanup(struct remote *rm, struct remotejob *rj)
-{
-	struct buf line = { NULL, 0, 0 };
-	char err[ERRLEN];
-	size_t i;
-
-	bufadds(&line, "rm -f --");
-	for (i = 0; i < rj->nsent; i++) {
-		bufaddc(&line, ' ');
-		quote(&line, rj->sent[i], SHELL_POSIX);
-	}
-	if (sshrun(rm, &rm->hosts[rj->host], NULL, line.s, -1, -1, err) != 0)
-		warn("--cleanup on host %s: %s", rm->hosts[rj->host].h->spec,
-		    *err != '\0' ? err : "failed");
-	free(line.s);
-}
-
 void
 remote_ended(struct remote *rm, struct remotejob *rj, const struct args *a,
     uint64_t seq, unsigned slot, const struct wspx__result *r)
 {
-	size_t i;
-
 	if (!rj->placed)
 		return;
 	if (r != NULL && r->started && !r->lost && !rm->hosts[rj->host].out)
-		fetch(rm, rj, rm->workdir, a, seq, slot);
+		remotefiles_fetch(rm->files, rm, rj, rm->workdir, a, seq,
+		    slot);
 	if (rm->rc->cleanup && rj->nsent > 0 && !rm->hosts[rj->host].out)
-		cleanup(rm, rj);
-	for (i = 0; i < rj->nsent; i++)
-		free(rj->sent[i]);
-	free(rj->sent);
-	rj->sent = NULL;
-	rj->nsent = 0;
+		remotefiles_cleanup(rm, rj);
+	remotefiles_forget(rj);
 	givehost(rm, rj->host);
 	rj->placed = false;
+}
+
+int
+remote_ssh(struct remote *rm, const struct remotejob *rj,
+    const char *cmdline, int in_fd, int out_fd, char *err, size_t errlen)
+{
+	char buf[ERRLEN];
+	int rc = sshrun(rm, &rm->hosts[rj->host], NULL, cmdline, in_fd,
+	    out_fd, buf);
+
+	snprintf(err, errlen, "%s", buf);
+	return rc;
 }
 
 const char *
@@ -738,12 +585,7 @@ remote_close(struct remote *rm)
 		WSPX_MUST(pthread_mutex_destroy(&rm->hosts[i].check));
 	}
 	(void)rmdir(rm->ctldir);
-	for (i = 0; i < rm->rc->ntransfer; i++)
-		template_free(rm->tf[i]);
-	for (i = 0; i < rm->rc->nret; i++)
-		template_free(rm->ret[i]);
-	free(rm->tf);
-	free(rm->ret);
+	remotefiles_free(rm->files);
 	free(rm->hosts);
 	free(rm->ssh);
 	free(rm->workdir);

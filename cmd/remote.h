@@ -79,6 +79,12 @@ void remote_ended(struct remote *rm, struct remotejob *rj,
     const struct args *a, uint64_t seq, unsigned slot,
     const struct wspx__result *r);
 
+/* Run cmdline with ssh on the host of rj's attempt (placed), stdin from
+ * in_fd and stdout to out_fd (-1: /dev/null); ssh's last stderr line
+ * into err.  Returns ssh's exit value, or -errno. */
+int remote_ssh(struct remote *rm, const struct remotejob *rj,
+    const char *cmdline, int in_fd, int out_fd, char *err, size_t errlen);
+
 /* The joblog's Host of the attempt: the host's spec, or ":". */
 const char *remote_hostname(const struct remote *rm,
     const struct remotejob *rj);
