@@ -249,6 +249,8 @@ static const struct option {
 	    "job's host first ({} and the like allowed)" },
 	{ 0, "transferfile", "FILE", O_TRANSFERFILE, NULL },
 	{ 0, "tf", "FILE", O_TRANSFERFILE, NULL },
+	{ 0, "transfer-files", "FILE", O_TRANSFERFILE, NULL },
+	{ 0, "transferfiles", "FILE", O_TRANSFERFILE, NULL },
 	{ 0, "transfer", NULL, O_TRANSFER, "--transfer-file {}" },
 	{ 0, "return", "FILE", O_RETURN, "copy FILE back from the job's "
 	    "host after it" },

@@ -2,12 +2,9 @@
  * Jobs on hosts over SSH, as GNU parallel's -S runs them, with one
  * multiplexed connection per host.
  *
- * At the start, each host gets a ControlMaster (ssh -M -N -f) with its
- * socket in a private directory; a job's ssh goes through it
- * (-S SOCKET -o ControlMaster=no), so a job costs a session, not a
- * handshake.  The masters are closed with -O exit at the end.
- * ControlPersist=600 ends a master that wspx could not close (killed by
- * SIGKILL) ten minutes after its last session.
+ * At the start, each host gets its ControlMasters (sshconn.c), one for
+ * each SSHCONN_SESSIONS of its slots, and a job's ssh goes through the
+ * master of its host slot, so a job costs a session, not a handshake.
  *
  * A remote job runs as `exec /bin/sh -c SCRIPT` (the login shell reads
  * only that line), and SCRIPT goes to the directory, exports --env's
@@ -30,37 +27,33 @@
  * (its pinned host if it has one); the executor's slots are the sum of
  * the hosts', so a job waits here only when a host left the rotation.
  */
-#define _GNU_SOURCE		/* mkdtemp() */
 #include "remote.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/atomic.h"
 #include "../lib/job.h"
 #include "../lib/proc.h"
 #include "../lib/thread.h"
 #include "optvalue.h"
 #include "remotefiles.h"
-#include "sidecmd.h"
+#include "sshconn.h"
 #include "template.h"
 #include "util.h"
 
 enum { MAXFAILS = 3, ERRLEN = 512 };
 
 struct rhost {
-	const struct host *h;
-	char *ctl;		/* its ControlMaster's socket, or NULL */
+	struct sshhost *sh;	/* its connections */
 	unsigned slots;
-	unsigned running;	/* rm->lock */
+	unsigned *free;		/* its free slots, a stack; rm->lock */
+	unsigned nfree;
 	bool out;		/* out of the rotation; rm->lock */
 	unsigned fails;		/* lost attempts; check */
 	pthread_mutex_t check;	/* one connection check at a time */
@@ -68,11 +61,10 @@ struct rhost {
 
 struct remote {
 	const struct remoteconf *rc;
+	struct sshconn *conn;
+	struct sshhost *sh;	/* the hosts' connections, one each */
 	struct rhost *hosts;
 	size_t nhosts;
-	char **ssh;		/* --ssh's words */
-	size_t nssh;
-	char ctldir[PATH_MAX];
 	char *workdir;		/* the remote jobs' directory */
 	char *exports;		/* "export A='v';" for --env */
 	struct remotefiles *files;
@@ -81,74 +73,13 @@ struct remote {
 	pthread_cond_t freed;	/* a host slot is free, or a host left */
 };
 
-/* ssh's words, then wspx's own for host h, then more (NULL-ended). */
-static char **
-sshargv(const struct remote *rm, const struct rhost *rh, char *const *more)
+static const struct host *
+hostof(const struct rhost *rh)
 {
-	struct buf b = { NULL, 0, 0 };
-	size_t i, n = 0;
-
-#define WORD(s) (bufadd(&b, (s), strlen(s) + 1), n++)
-	for (i = 0; i < rm->nssh; i++)
-		WORD(rm->ssh[i]);
-	if (rh->ctl != NULL) {
-		WORD("-S");
-		WORD(rh->ctl);
-	}
-	if (rh->h->port != NULL) {
-		WORD("-p");
-		WORD(rh->h->port);
-	}
-	for (i = 0; more[i] != NULL; i++)
-		WORD(more[i]);
-#undef WORD
-	return packwords(&b, n);
+	return rh->sh->h;
 }
 
-/* Run ssh to host rh with the options and remote command of more (after
- * "--" and the target, if cmdline is not NULL).  Returns as sidecmd_run. */
-static int
-sshrun(const struct remote *rm, const struct rhost *rh, const char *opt,
-    const char *cmdline, int in_fd, int out_fd, char *err)
-{
-	char *more[8];
-	char **argv;
-	size_t n = 0;
-	int rc;
-
-	if (opt != NULL) {
-		more[n++] = (char *)"-O";
-		more[n++] = (char *)opt;
-	} else {
-		more[n++] = (char *)"-o";
-		more[n++] = (char *)"ControlMaster=no";
-	}
-	more[n++] = (char *)"--";
-	more[n++] = rh->h->target;
-	if (cmdline != NULL)
-		more[n++] = (char *)cmdline;
-	more[n] = NULL;
-	argv = sshargv(rm, rh, more);
-	rc = sidecmd_run(argv, in_fd, out_fd, err, ERRLEN);
-	free(argv);
-	return rc;
-}
-
-/* Start host rh's ControlMaster: ssh returns once it is connected, the
- * master going on in the background (-f). */
-static void
-startmaster(const struct remote *rm, const struct rhost *rh,
-    struct sidecmd *sc)
-{
-	char *more[] = { (char *)"-M", (char *)"-N", (char *)"-f",
-		(char *)"-o", (char *)"ControlMaster=yes", (char *)"-o",
-		(char *)"ControlPersist=600", (char *)"--", rh->h->target, NULL };
-	char **argv = sshargv(rm, rh, more);
-
-	sidecmd_start(sc, argv, -1, -1);
-	free(argv);
-}
-
+/* Take host rh out of the rotation, saying why. */
 static void
 hostout(struct remote *rm, struct rhost *rh, const char *why)
 {
@@ -156,95 +87,102 @@ hostout(struct remote *rm, struct rhost *rh, const char *why)
 	if (!rh->out) {
 		rh->out = true;
 		rm->total -= rh->slots;
-		warn("host %s: %s; not using it", rh->h->spec, why);
+		warn("host %s: %s; not using it", hostof(rh)->spec, why);
 	}
 	WSPX_MUST(pthread_cond_broadcast(&rm->freed));
 	WSPX_MUST(pthread_mutex_unlock(&rm->lock));
 }
 
-/* Connect to every host at once; leave out those that fail. */
+/* Open every host's first connection; leave out those that fail. */
 static void
 connectall(struct remote *rm)
 {
-	struct sidecmd *sc = xcalloc(rm->nhosts, sizeof(*sc));
-	char err[ERRLEN], why[ERRLEN + 64];
+	unsigned *want = xcalloc(rm->nhosts, sizeof(*want));
 	size_t i;
-	int rc;
 
 	for (i = 0; i < rm->nhosts; i++)
-		if (!rm->hosts[i].h->local)
-			startmaster(rm, &rm->hosts[i], &sc[i]);
-	for (i = 0; i < rm->nhosts; i++) {
-		if (rm->hosts[i].h->local)
-			continue;
-		if ((rc = sidecmd_wait(&sc[i], err, sizeof(err))) == 0)
-			continue;
-		snprintf(why, sizeof(why), "cannot connect (ssh exit %d%s%s)",
-		    rc, *err != '\0' ? ": " : "", err);
-		rm->hosts[i].out = true;
-		warn("host %s: %s; not using it", rm->hosts[i].h->spec, why);
-	}
-	free(sc);
+		want[i] = 1;
+	sshconn_connect(rm->conn, rm->sh, rm->nhosts, want);
+	for (i = 0; i < rm->nhosts; i++)
+		if (!hostof(&rm->hosts[i])->local && rm->sh[i].nctl == 0) {
+			rm->hosts[i].out = true;
+			warn("host %s: cannot connect (%s); not using it",
+			    rm->sh[i].h->spec, *rm->sh[i].err != '\0' ?
+			    rm->sh[i].err : "ssh failed");
+		}
+	free(want);
 }
 
-/* The number of CPUs of host rh, asked over its connection; 0 if
- * unknown. */
-static unsigned
-askcpus(const struct remote *rm, const struct rhost *rh)
-{
-	char *more[] = { (char *)"-o", (char *)"ControlMaster=no",
-		(char *)"--", rh->h->target,
-		(char *)"nproc 2>/dev/null || getconf _NPROCESSORS_ONLN", NULL };
-	char **argv = sshargv(rm, rh, more), *out, err[ERRLEN];
-	long n = 0;
-
-	if (sidecmd_read(argv, &out, err, sizeof(err)) == 0)
-		n = strtol(out, NULL, 10);
-	free(out);
-	free(argv);
-	return n > 0 && n < 100000 ? (unsigned)n : 0;
-}
-
-/* Each live host's slots: its N/, else -j against its CPUs. */
+/* Each live host's slots: its N/, else -j against its CPUs (asked of the
+ * hosts, all at once, when -j is relative or not given). */
 static void
 setslots(struct remote *rm, unsigned localjobs)
 {
 	const char *j = rm->rc->jobsspec;
 	bool relative = j == NULL || strchr(j, '%') != NULL || *j == '+' ||
 	    *j == '-' || strcmp(j, "0") == 0;
-	struct rhost *rh;
-	unsigned cpus;
+	unsigned char *ask = xcalloc(rm->nhosts, 1);
+	unsigned *cpus = xcalloc(rm->nhosts, sizeof(*cpus));
+	const struct host *h;
 	size_t i;
+
+	for (i = 0; i < rm->nhosts; i++)
+		ask[i] = !rm->hosts[i].out && !hostof(&rm->hosts[i])->local &&
+		    hostof(&rm->hosts[i])->slots == 0 && relative;
+	sshconn_cpus(rm->conn, rm->sh, rm->nhosts, ask, cpus);
+	for (i = 0; i < rm->nhosts; i++) {
+		h = hostof(&rm->hosts[i]);
+		rm->hosts[i].slots = h->slots > 0 ? h->slots : !ask[i] ?
+		    localjobs : cpus[i] == 0 ? 1 : j != NULL ?
+		    parsejobs_for("-j", j, cpus[i]) : cpus[i];
+	}
+	free(ask);
+	free(cpus);
+}
+
+/* The further connections of the hosts with more slots than one carries
+ * sessions; a host whose connections fall short gets fewer slots. */
+static void
+connectmore(struct remote *rm)
+{
+	unsigned *want = xcalloc(rm->nhosts, sizeof(*want));
+	struct rhost *rh;
+	size_t i;
+
+	for (i = 0; i < rm->nhosts; i++)
+		if (!rm->hosts[i].out)
+			want[i] = (rm->hosts[i].slots + SSHCONN_SESSIONS - 1) /
+			    SSHCONN_SESSIONS;
+	sshconn_connect(rm->conn, rm->sh, rm->nhosts, want);
+	for (i = 0; i < rm->nhosts; i++) {
+		rh = &rm->hosts[i];
+		if (!hostof(rh)->local && !rh->out && rh->sh->nctl < want[i]) {
+			rh->slots = rh->sh->nctl * SSHCONN_SESSIONS;
+			warn("host %s: %u connections of %u (%s): running %u "
+			    "jobs there at once", hostof(rh)->spec,
+			    rh->sh->nctl, want[i], rh->sh->err, rh->slots);
+		}
+	}
+	free(want);
+}
+
+/* The hosts' free slot stacks, slot 0 on top; and the total. */
+static void
+setfree(struct remote *rm)
+{
+	struct rhost *rh;
+	size_t i;
+	unsigned k;
 
 	for (i = 0; i < rm->nhosts; i++) {
 		rh = &rm->hosts[i];
-		if (rh->h->slots > 0)
-			rh->slots = rh->h->slots;
-		else if (rh->h->local || !relative)
-			rh->slots = localjobs;
-		else if ((cpus = askcpus(rm, rh)) == 0)
-			rh->slots = 1;
-		else
-			rh->slots = j != NULL ? parsejobs_for("-j", j, cpus) :
-			    cpus;
+		rh->free = xcalloc(rh->slots + 1, sizeof(*rh->free));
+		for (k = 0; k < rh->slots; k++)
+			rh->free[k] = rh->slots - 1 - k;
+		rh->nfree = rh->slots;
 		if (!rh->out)
 			rm->total += rh->slots;
 	}
-}
-
-/* The directory for the control sockets: short, as a socket's path is
- * (108 bytes). */
-static void
-makectldir(struct remote *rm)
-{
-	const char *t = getenv("TMPDIR");
-
-	if (t == NULL || *t == '\0' || strlen(t) > 60)
-		t = "/tmp";
-	snprintf(rm->ctldir, sizeof(rm->ctldir), "%s/wspx-ssh-XXXXXX", t);
-	if (mkdtemp(rm->ctldir) == NULL)
-		fatal("-S: cannot make a directory for ssh's connections "
-		    "in %s:", t);
 }
 
 /* "export A='v' B='w';" for the --env names that are set. */
@@ -261,7 +199,7 @@ makeexports(const struct remoteconf *rc)
 			continue;
 		bufprintf(&b, "export %s=", rc->env[i]);
 		quote(&b, v, SHELL_POSIX);
-		bufadds(&b, ";");
+		bufadds(&b, "; ");
 	}
 	return buftake(&b);
 }
@@ -286,25 +224,18 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 
 	if (rc->hosts.n == 0)
 		return NULL;
-	rm = xcalloc(1, sizeof(*rm));
-	rm->rc = rc;
 	if (ssh == NULL && (ssh = getenv("PARALLEL_SSH")) == NULL)
 		ssh = "ssh";
-	rm->ssh = line_argv(ssh);
-	for (rm->nssh = 0; rm->ssh[rm->nssh] != NULL; rm->nssh++)
-		;
-	if (rm->nssh == 0)
-		fatal("--ssh: no command given");
-	makectldir(rm);
+	rm = xcalloc(1, sizeof(*rm));
+	rm->rc = rc;
+	rm->conn = sshconn_new(ssh);
 	rm->nhosts = rc->hosts.n;
+	rm->sh = xcalloc(rm->nhosts, sizeof(*rm->sh));
 	rm->hosts = xcalloc(rm->nhosts, sizeof(*rm->hosts));
 	for (i = 0; i < rm->nhosts; i++) {
-		rm->hosts[i].h = &rc->hosts.v[i];
+		rm->sh[i].h = &rc->hosts.v[i];
+		rm->hosts[i].sh = &rm->sh[i];
 		WSPX_MUST(pthread_mutex_init(&rm->hosts[i].check, NULL));
-		if (!rc->hosts.v[i].local) {
-			rm->hosts[i].ctl = xmalloc(strlen(rm->ctldir) + 24);
-			sprintf(rm->hosts[i].ctl, "%s/%zu", rm->ctldir, i);
-		}
 	}
 	rm->workdir = rc->workdir == NULL || strcmp(rc->workdir, ".") == 0 ?
 	    thisdir() : xstrdup(rc->workdir);
@@ -314,6 +245,8 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 	WSPX_MUST(pthread_cond_init(&rm->freed, NULL));
 	connectall(rm);
 	setslots(rm, localjobs);
+	connectmore(rm);
+	setfree(rm);
 	if (rm->total == 0) {
 		remote_close(rm);
 		fatal("no host to run jobs on");
@@ -327,48 +260,59 @@ remote_slots(const struct remote *rm)
 	return rm->total;
 }
 
-/* The host for an attempt, its slot taken: the pinned one, or the live
- * one with the most free slots; waits while all are busy.  -1 if none is
- * left. */
-static int
-takehost(struct remote *rm, const char *on)
+/* A host for an attempt, and a slot of it, taken: the pinned host, or
+ * the live one with the most free slots; waits while all are busy.
+ * Returns false if no host is left. */
+static bool
+takehost(struct remote *rm, const char *on, struct remotejob *rj)
 {
-	struct rhost *rh;
+	struct rhost *rh, *best;
 	size_t i;
-	int best, live;
+	bool live;
 
 	WSPX_MUST(pthread_mutex_lock(&rm->lock));
 	for (;;) {
-		best = -1;
-		live = 0;
+		best = NULL;
+		live = false;
 		for (i = 0; i < rm->nhosts; i++) {
 			rh = &rm->hosts[i];
 			if (rh->out || (on != NULL && strcmp(on,
-			    rh->h->spec) != 0))
+			    hostof(rh)->spec) != 0))
 				continue;
-			live++;
-			if (rh->running < rh->slots && (best < 0 ||
-			    rh->slots - rh->running > rm->hosts[best].slots -
-			    rm->hosts[best].running))
-				best = (int)i;
+			live = true;
+			if (rh->nfree > 0 && (best == NULL ||
+			    rh->nfree > best->nfree))
+				best = rh;
 		}
-		if (best >= 0 || live == 0)
+		if (best != NULL || !live)
 			break;
 		WSPX_MUST(pthread_cond_wait(&rm->freed, &rm->lock));
 	}
-	if (best >= 0)
-		rm->hosts[best].running++;
+	if (best != NULL) {
+		rj->host = (size_t)(best - rm->hosts);
+		rj->hostslot = best->free[--best->nfree];
+		rj->placed = true;
+	}
 	WSPX_MUST(pthread_mutex_unlock(&rm->lock));
-	return best;
+	return best != NULL;
 }
 
 static void
-givehost(struct remote *rm, size_t host)
+givehost(struct remote *rm, const struct remotejob *rj)
 {
+	struct rhost *rh = &rm->hosts[rj->host];
+
 	WSPX_MUST(pthread_mutex_lock(&rm->lock));
-	rm->hosts[host].running--;
+	rh->free[rh->nfree++] = rj->hostslot;
 	WSPX_MUST(pthread_cond_broadcast(&rm->freed));
 	WSPX_MUST(pthread_mutex_unlock(&rm->lock));
+}
+
+/* The connection of the job's host slot. */
+static unsigned
+masterof(const struct remotejob *rj)
+{
+	return rj->hostslot / SSHCONN_SESSIONS;
 }
 
 /* Export what the job's own environment (a job file's env:) sets
@@ -428,10 +372,8 @@ static int
 wrap(struct remote *rm, struct remotejob *rj, const char *dir,
     struct wspx__cmd *cmd, uint64_t seq, unsigned slot)
 {
-	const struct rhost *rh = &rm->hosts[rj->host];
 	struct buf remote = { NULL, 0, 0 };
 	char *s = script(rm, dir, cmd, seq, slot);
-	char *more[6];
 	int fds[2], rc;
 
 	if ((rc = wspx__proc_pipe(fds)) != 0) {
@@ -441,14 +383,9 @@ wrap(struct remote *rm, struct remotejob *rj, const char *dir,
 	bufadds(&remote, "exec /bin/sh -c ");
 	quote(&remote, s, SHELL_POSIX);
 	free(s);
-	more[0] = (char *)"-o";
-	more[1] = (char *)"ControlMaster=no";
-	more[2] = (char *)"--";
-	more[3] = rh->h->target;
-	more[4] = remote.s;
-	more[5] = NULL;
 	free(cmd->argv);
-	cmd->argv = sshargv(rm, rh, more);
+	cmd->argv = sshconn_argv(rm->conn, &rm->sh[rj->host], masterof(rj),
+	    remote.s);
 	free(remote.s);
 	cmd->file = NULL;
 	cmd->search = true;
@@ -466,14 +403,12 @@ remote_place(struct remote *rm, struct remotejob *rj, const char *on,
     struct wspx__cmd *cmd)
 {
 	char *dir;
-	int rc, host;
+	int rc;
 
 	remote_ended(rm, rj, NULL, 0, 0, NULL);
-	if ((host = takehost(rm, on)) < 0)
+	if (!takehost(rm, on, rj))
 		return -EHOSTDOWN;
-	rj->host = (size_t)host;
-	rj->placed = true;
-	if (rm->hosts[rj->host].h->local)
+	if (hostof(&rm->hosts[rj->host])->local)
 		return 0;
 	/* (a job file's dir: is the same path there, from the workdir) */
 	dir = cmd->dir == NULL ? xstrdup(rm->workdir) : cmd->dir[0] == '/' ?
@@ -483,20 +418,6 @@ remote_place(struct remote *rm, struct remotejob *rj, const char *on,
 		rc = wrap(rm, rj, dir, cmd, seq, slot);
 	free(dir);
 	return rc;
-}
-
-/* After ssh's exit 255 on host rh: 0 if its connection is up (the exit
- * value was the job's), 1 if it was down and is up again, -1 if it stays
- * down. */
-static int
-recheck(struct remote *rm, struct rhost *rh, char *err)
-{
-	struct sidecmd sc;
-
-	if (sshrun(rm, rh, "check", NULL, -1, -1, err) == 0)
-		return 0;
-	startmaster(rm, rh, &sc);
-	return sidecmd_wait(&sc, err, ERRLEN) == 0 ? 1 : -1;
 }
 
 bool
@@ -512,10 +433,11 @@ remote_lost(struct remote *rm, struct remotejob *rj,
 	    WEXITSTATUS(r->status) != 255)
 		return false;
 	rh = &rm->hosts[rj->host];
-	if (rh->h->local)
+	if (hostof(rh)->local)
 		return false;
 	WSPX_MUST(pthread_mutex_lock(&rh->check));
-	if ((state = recheck(rm, rh, err)) != 0)
+	if ((state = sshconn_recheck(rm->conn, rh->sh, masterof(rj),
+	    err)) != 0)
 		rh->fails++;
 	out = state < 0 || rh->fails >= MAXFAILS;
 	WSPX_MUST(pthread_mutex_unlock(&rh->check));
@@ -528,7 +450,7 @@ remote_lost(struct remote *rm, struct remotejob *rj,
 		hostout(rm, rh, why);
 	} else {
 		warn("host %s: connection lost and made again (ssh exit 255); "
-		    "the job runs again", rh->h->spec);
+		    "the job runs again", hostof(rh)->spec);
 	}
 	return true;
 }
@@ -545,7 +467,7 @@ remote_ended(struct remote *rm, struct remotejob *rj, const struct args *a,
 	if (rm->rc->cleanup && rj->nsent > 0 && !rm->hosts[rj->host].out)
 		remotefiles_cleanup(rm, rj);
 	remotefiles_forget(rj);
-	givehost(rm, rj->host);
+	givehost(rm, rj);
 	rj->placed = false;
 }
 
@@ -554,8 +476,8 @@ remote_ssh(struct remote *rm, const struct remotejob *rj,
     const char *cmdline, int in_fd, int out_fd, char *err, size_t errlen)
 {
 	char buf[ERRLEN];
-	int rc = sshrun(rm, &rm->hosts[rj->host], NULL, cmdline, in_fd,
-	    out_fd, buf);
+	int rc = sshconn_run(rm->conn, &rm->sh[rj->host], masterof(rj),
+	    cmdline, in_fd, out_fd, buf);
 
 	snprintf(err, errlen, "%s", buf);
 	return rc;
@@ -564,30 +486,24 @@ remote_ssh(struct remote *rm, const struct remotejob *rj,
 const char *
 remote_hostname(const struct remote *rm, const struct remotejob *rj)
 {
-	return rm != NULL && rj->placed ? rm->hosts[rj->host].h->spec :
-	    ":";
+	return rm != NULL && rj->placed ? rm->sh[rj->host].h->spec : ":";
 }
 
 void
 remote_close(struct remote *rm)
 {
-	char err[ERRLEN];
 	size_t i;
 
 	if (rm == NULL)
 		return;
+	sshconn_close(rm->conn, rm->sh, rm->nhosts);
 	for (i = 0; i < rm->nhosts; i++) {
-		if (rm->hosts[i].ctl != NULL && access(rm->hosts[i].ctl,
-		    F_OK) == 0)
-			(void)sshrun(rm, &rm->hosts[i], "exit", NULL, -1, -1,
-			    err);
-		free(rm->hosts[i].ctl);
+		free(rm->hosts[i].free);
 		WSPX_MUST(pthread_mutex_destroy(&rm->hosts[i].check));
 	}
-	(void)rmdir(rm->ctldir);
 	remotefiles_free(rm->files);
 	free(rm->hosts);
-	free(rm->ssh);
+	free(rm->sh);
 	free(rm->workdir);
 	free(rm->exports);
 	WSPX_MUST(pthread_cond_destroy(&rm->freed));

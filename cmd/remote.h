@@ -42,6 +42,7 @@ struct remoteconf {
 struct remotejob {
 	bool placed;		/* it holds a slot of host */
 	size_t host;		/* its host's index */
+	unsigned hostslot;	/* which of the host's slots */
 	char **sent;		/* remote paths to remove with --cleanup */
 	size_t nsent;
 	char name[64];		/* a Slurm step's name */

@@ -95,6 +95,12 @@ sidecmd_wait(struct sidecmd *sc, char *err, size_t errlen)
 }
 
 int
+sidecmd_tmpfile(void)
+{
+	return wspx__proc_tmpfile(tmpdir());
+}
+
+int
 sidecmd_run(char *const *argv, int in_fd, int out_fd, char *err,
     size_t errlen)
 {

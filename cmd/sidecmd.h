@@ -25,6 +25,9 @@ void sidecmd_start(struct sidecmd *sc, char *const *argv, int in_fd,
 /* Wait for sc and return what sidecmd_run() returns. */
 int sidecmd_wait(struct sidecmd *sc, char *err, size_t errlen);
 
+/* An unnamed temporary file for a command's output, or -errno. */
+int sidecmd_tmpfile(void);
+
 /* Run argv (argv[0] looked up in PATH) with stdin from in_fd and stdout to
  * out_fd (-1: /dev/null for either); its stderr's last line goes to
  * err[0..errlen) (errlen > 0).  Returns its exit value as a shell gives

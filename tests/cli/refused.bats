@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # GNU parallel's options that wspx lacks are refused by name (long,
-# abbreviated, with =value, and the short -S -M ...): status 255, one line
+# abbreviated, with =value, and the short -B -T ...): status 255, one line
 # on stderr, no job run, never "unknown option"; {= =} is refused the same
 # way; the GNU spellings wspx accepts (-g, --no-keep-order, --silent, --env)
 # run.
@@ -29,9 +29,8 @@ refused() {
 @test "long options GNU parallel has and wspx lacks are refused by name" {
 	local o
 	for o in --semaphore --sql-master --sqlworker --compress \
-	    --compress-program --tmux --tmuxpane --sshlogin --sshloginfile \
-	    --controlmaster --transferfile --return --cleanup --basefile \
-	    --workdir --onall --nonall --bg --fg --wait --csv --color \
+	    --compress-program --tmux --tmuxpane --ssh-delay --basefile \
+	    --rsync-opts --onall --nonall --bg --fg --wait --csv --color \
 	    --colour-failed --ctag --latest-line --tee --shard --group-by \
 	    --rpl --parens --shebang --embed --profile --shuf --nice \
 	    --interactive --tty --open-tty --number-of-cpus --shell-quote \
@@ -42,13 +41,13 @@ refused() {
 
 @test "a refused option's =value form is refused under its name" {
 	refused --sql --sql=mysql://x
-	refused --sshlogin --sshlogin=host
+	refused --basefile --basefile=file
 	refused --nice --nice=3
 	refused --semaphore-timeout --semaphore-timeout=2
 	refused --compress-program --compress-program=gzip
 	# and a separate value does not change that
 	refused --nice --nice 3
-	refused --sshlogin --sshlogin host
+	refused --basefile --basefile file
 }
 
 @test "an abbreviation of a refused option is refused as typed" {
@@ -67,19 +66,19 @@ refused() {
 	local c
 	# (-H is not among them: GNU parallel 20221122 retired it, and wspx
 	# takes it for no option)
-	for c in S M W B o T p J D U Y; do
+	for c in B o T p J D U Y; do
 		refused "-$c" "-$c"
 	done
-	refused -S -S host
-	refused -S -Shost
-	refused -M -j2 -M
-	grep -q 'remote' err
+	refused -B -B file
+	refused -B -Bfile
+	refused -B -j2 -B file
+	grep -q 'remote jobs have -S' err
 }
 
 @test "a refused option after other options and the command still refuses" {
 	refused --semaphore -k -j2 --semaphore
 	refused --tmux --keep-order --tmux
-	refused -S -v -S host
+	refused -B -v -B file
 }
 
 @test "every option of GNU parallel 20221122 is accepted or refused, never unknown" {
