@@ -251,7 +251,8 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	if (j->outfile != NULL)
 		(void)unlink(j->outfile);
 	/* (the spawn's own error would blame the program) */
-	if (gr->c->dryrun)
+	/* (on another host, the script makes it) */
+	if (gr->c->dryrun || gr->c->remote.hosts.n > 0)
 		return 0;
 	if (stat(j->dir, &st) != 0)
 		rc = -errno;

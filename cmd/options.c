@@ -238,7 +238,7 @@ static const struct option {
 	{ 0, "slf", "FILE", O_SLF, NULL },
 	{ 0, "ssh", "CMD", O_SSH, "the ssh command (default: ssh)" },
 	{ 'M', "controlmaster", NULL, O_CONTROLMASTER, "no effect: wspx "
-	    "always opens one connection per host" },
+	    "always shares its ssh connections" },
 	{ 'W', "workdir", "DIR", O_WORKDIR, "remote jobs run in DIR "
 	    "(default: this directory's path)" },
 	{ 0, "wd", "DIR", O_WORKDIR, NULL },

@@ -47,6 +47,8 @@
 #include "template.h"
 #include "util.h"
 
+extern char **environ;
+
 enum { MAXFAILS = 3, ERRLEN = 512 };
 
 struct rhost {
@@ -315,25 +317,42 @@ masterof(const struct remotejob *rj)
 	return rj->hostslot / SSHCONN_SESSIONS;
 }
 
-/* Export what the job's own environment (a job file's env:) sets
- * beyond wspx's: the host's session has only its own. */
+/* Whether s is one of wspx's own environment's strings. */
+static bool
+inherited(const char *s)
+{
+	char **e;
+
+	for (e = environ; *e != NULL; e++)
+		if (*e == s)
+			return true;
+	return false;
+}
+
+/* Export what the job's own environment (a job file's env:) sets: the
+ * host's session has only its own.  A job file's environment holds wspx's
+ * own strings and its settings (graphcmd.c), so a string that is not one
+ * of wspx's is a setting, even of the value wspx has.  Left out: what the
+ * script sets itself, and WSPX_OUTPUT, a file here. */
 static void
 ownenv(struct buf *b, char *const *envp)
 {
-	const char *eq, *v;
-	char name[256];
+	static const char *const skip[] = { "WSPX_SEQ=", "WSPX_SLOT=",
+		"PARALLEL_SEQ=", "PARALLEL_JOBSLOT=", "WSPX_OUTPUT=" };
+	const char *eq;
+	size_t i;
 
 	for (; envp != NULL && *envp != NULL; envp++) {
-		if ((eq = strchr(*envp, '=')) == NULL || eq == *envp ||
-		    (size_t)(eq - *envp) >= sizeof(name))
+		if (inherited(*envp) || (eq = strchr(*envp, '=')) == NULL ||
+		    eq == *envp)
 			continue;
-		memcpy(name, *envp, (size_t)(eq - *envp));
-		name[eq - *envp] = '\0';
-		if (strncmp(name, "WSPX_", 5) == 0 ||
-		    strncmp(name, "PARALLEL_", 9) == 0 ||
-		    ((v = getenv(name)) != NULL && strcmp(v, eq + 1) == 0))
+		for (i = 0; i < sizeof(skip) / sizeof(skip[0]) &&
+		    strncmp(*envp, skip[i], strlen(skip[i])) != 0; i++)
+			;
+		if (i < sizeof(skip) / sizeof(skip[0]))
 			continue;
-		bufprintf(b, "export %s=", name);
+		bufadds(b, "export ");
+		bufadd(b, *envp, (size_t)(eq - *envp) + 1);
 		quote(b, eq + 1, SHELL_POSIX);
 		bufadds(b, "; ");
 	}

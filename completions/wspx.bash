@@ -2,10 +2,12 @@
 #
 # Install as /usr/share/bash-completion/completions/wspx, or source it.
 # Before COMMAND: wspx's options (GNU parallel's spellings too), files
-# after -a, --shell, --metrics, --events and --joblog, directories after
-# --tmpdir and --results, the main policies after --halt, variable names
-# after --env, nothing after the other options that take a value
-# (numbers, sizes, durations, strings), and
+# after -a, --shell, --metrics, --events, --joblog, --sshloginfile,
+# --transfer-file, --return and --trc, directories after --tmpdir,
+# --results and --workdir, the main policies after --halt, variable
+# names after --env, command names after --ssh, nothing after the other
+# options that take a value (numbers, sizes, durations, strings, the
+# hosts of -S), and
 # command names and the commands for job files: run, check, list, graph.
 # After one of those: the options again, then a job file (*.yml,
 # *.yaml), and after `run FILE` the names of its jobs, as
@@ -71,6 +73,8 @@ _wspx_option()
 			COMPREPLY=($(compgen -W "$halts" -- "$cur"))
 		elif [[ $needs == --env ]]; then
 			COMPREPLY=($(compgen -e -- "$cur"))
+		elif [[ $needs == --ssh ]]; then
+			COMPREPLY=($(compgen -c -- "$cur"))
 		fi
 		return 0	# a number or a string: nothing to offer
 	fi
@@ -121,7 +125,8 @@ _wspx()
 {
 	# Every option, as `wspx --help` lists them (tests/cli/docs.bats
 	# checks these lists against it); then those that take a value,
-	# those whose value is a file, and the values of --halt.
+	# those whose value is a file or a directory, and the values of
+	# --halt.
 	local opts='-a --arg-file --argfile -0 --null -d --delimiter
 	    -C --colsep --col-sep --trim -n --max-args --maxargs
 	    -N --max-replace-args --maxreplaceargs -m -X --xargs
@@ -144,7 +149,11 @@ _wspx()
 	    --regex --header --round-robin --roundrobin --round --cat
 	    --fifo --plus --files --output-as-files --outputasfiles
 	    --force --eta --bar --no-keep-order --nokeeporder --nok --no-k
-	    --silent --env --will-cite --willcite --nn
+	    --silent -S --sshlogin --sshloginfile --slf --ssh
+	    -M --controlmaster -W --workdir --wd --work-dir --env
+	    --transfer-file --transferfile --transfer-files --transferfiles
+	    --tf --transfer --return --cleanup --trc --slurm --slurm-cpus
+	    --slurm-partition --slurm-args --will-cite --willcite --nn
 	    --nonotice --no-notice -V --version -h --help'
 	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
 	    --col-sep --trim -n --max-args --maxargs -N --max-replace-args
@@ -155,10 +164,15 @@ _wspx()
 	    --total-jobs --totaljobs --metrics --events --joblog --jl
 	    --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay
 	    --results --res --memfree --load --block --block-size
-	    --blocksize --recend --recstart --header --env'
+	    --blocksize --recend --recstart --header -S --sshlogin
+	    --sshloginfile --slf --ssh -W --workdir --wd --work-dir --env
+	    --transfer-file --transferfile --transfer-files --transferfiles
+	    --tf --return --trc --slurm-cpus --slurm-partition --slurm-args'
 	local fileopts='-a --arg-file --argfile --shell --metrics --events
-	    --joblog --jl'
-	local diropts='--tmpdir --tempdir --results --res'
+	    --joblog --jl --sshloginfile --slf --transfer-file --transferfile
+	    --transfer-files --transferfiles --tf --return --trc'
+	local diropts='--tmpdir --tempdir --results --res -W --workdir --wd
+	    --work-dir'
 	local haltopts='--halt --halt-on-error --haltonerror'
 	local halts='never now,fail=1 soon,fail=1 now,success=1
 	    soon,success=1 now,done=1 soon,done=1'
@@ -167,7 +181,7 @@ _wspx()
 
 	argopts=" $(printf '%s ' $argopts)"
 	fileopts=" $(printf '%s ' $fileopts)"
-	diropts=" $diropts "
+	diropts=" $(printf '%s ' $diropts)"
 	haltopts=" $haltopts "
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}

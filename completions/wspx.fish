@@ -3,10 +3,12 @@
 #
 # Before COMMAND: wspx's options, GNU parallel's spellings too
 # (tests/cli/docs.bats checks them against `wspx --help`), files after -a,
-# --shell, --metrics, --events and --joblog, directories after --tmpdir
-# and --results, the main policies after --halt, exported variables after
-# --env, nothing after the other options that take a value (-x), and
-# command names and the commands for job files (run, check, list, graph).
+# --shell, --metrics, --events, --joblog, --sshloginfile, --transfer-file,
+# --return and --trc, directories after --tmpdir, --results and
+# --workdir, the main policies after --halt, exported variables after
+# --env, command names after --ssh, nothing after the other options that
+# take a value (-x; the hosts of -S too), and command names and the
+# commands for job files (run, check, list, graph).
 # After one of those: the options again, then a job file (*.yml, *.yaml),
 # and after `run FILE` the names of its jobs, as `wspx list FILE` prints
 # them.  From COMMAND on: COMMAND's own completion.
@@ -22,7 +24,10 @@ function __wspx_value_options
         --total-jobs --totaljobs --metrics --events --joblog --jl \
         --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay \
         --results --res --memfree --load --block --block-size \
-        --blocksize --recend --recstart --header --env
+        --blocksize --recend --recstart --header -S --sshlogin \
+        --sshloginfile --slf --ssh -W --workdir --wd --work-dir --env \
+        --transfer-file --transferfile --transfer-files --transferfiles \
+        --tf --return --trc --slurm-cpus --slurm-partition --slurm-args
 end
 
 # Where the command line is: "options" (before COMMAND), "value" (after
@@ -238,7 +243,28 @@ complete -c wspx -n __wspx_before_command -l nokeeporder -d "Undo an earlier -k"
 complete -c wspx -n __wspx_before_command -l nok -d "Undo an earlier -k"
 complete -c wspx -n __wspx_before_command -l no-k -d "Undo an earlier -k"
 complete -c wspx -n __wspx_before_command -l silent -d "Undo an earlier -v and -t"
-complete -c wspx -n __wspx_before_command -l env -x -a "(set --names --export)" -d "No effect: every job gets the whole environment"
+complete -c wspx -n __wspx_before_command -s S -l sshlogin -x -d "Run jobs on HOSTS over ssh (user@host:port, : for here; N/: its slots)"
+complete -c wspx -n __wspx_before_command -l sshloginfile -r -F -d "The hosts of -S, one a line"
+complete -c wspx -n __wspx_before_command -l slf -r -F -d "The hosts of -S, one a line"
+complete -c wspx -n __wspx_before_command -l ssh -x -a "(__fish_complete_command)" -d "The ssh command (default: ssh)"
+complete -c wspx -n __wspx_before_command -s M -l controlmaster -d "No effect: wspx always shares its ssh connections"
+complete -c wspx -n __wspx_before_command -s W -l workdir -x -a "(__fish_complete_directories)" -d "Remote jobs run in DIR (default: this directory's path)"
+complete -c wspx -n __wspx_before_command -l wd -x -a "(__fish_complete_directories)" -d "Remote jobs run in DIR (default: this directory's path)"
+complete -c wspx -n __wspx_before_command -l work-dir -x -a "(__fish_complete_directories)" -d "Remote jobs run in DIR (default: this directory's path)"
+complete -c wspx -n __wspx_before_command -l env -x -a "(set --names --export)" -d "Export variable NAME to remote jobs (local ones get it all)"
+complete -c wspx -n __wspx_before_command -l transfer-file -r -F -d "Copy FILE to the job's host first ({} and the like allowed)"
+complete -c wspx -n __wspx_before_command -l transferfile -r -F -d "Copy FILE to the job's host first ({} and the like allowed)"
+complete -c wspx -n __wspx_before_command -l transfer-files -r -F -d "Copy FILE to the job's host first ({} and the like allowed)"
+complete -c wspx -n __wspx_before_command -l transferfiles -r -F -d "Copy FILE to the job's host first ({} and the like allowed)"
+complete -c wspx -n __wspx_before_command -l tf -r -F -d "Copy FILE to the job's host first ({} and the like allowed)"
+complete -c wspx -n __wspx_before_command -l transfer -d "The same as --transfer-file {}"
+complete -c wspx -n __wspx_before_command -l return -r -F -d "Copy FILE back from the job's host after it"
+complete -c wspx -n __wspx_before_command -l cleanup -d "Remove the transferred and returned files on the host"
+complete -c wspx -n __wspx_before_command -l trc -r -F -d "The same as --transfer --return FILE --cleanup"
+complete -c wspx -n __wspx_before_command -l slurm -d "Run each job as a Slurm job step (srun) in the allocation"
+complete -c wspx -n __wspx_before_command -l slurm-cpus -x -d "CPUs per job step (default 1)"
+complete -c wspx -n __wspx_before_command -l slurm-partition -x -d "Outside an allocation, ask for one in partition P"
+complete -c wspx -n __wspx_before_command -l slurm-args -x -d "Outside an allocation, ask for one with salloc ARGS"
 complete -c wspx -n __wspx_before_command -l will-cite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l willcite -d "No effect (for GNU parallel command lines)"
 complete -c wspx -n __wspx_before_command -l nn -d "No effect (for GNU parallel command lines)"
