@@ -143,19 +143,31 @@ setslots(struct remote *rm, unsigned localjobs)
 }
 
 /* The further connections of the hosts with more slots than one carries
- * sessions; a host whose connections fall short gets fewer slots. */
+ * sessions, one more per host at a time (sshd drops new connections past
+ * MaxStartups, 10 by default, that are not logged in yet); a host whose
+ * connections fall short gets fewer slots. */
 static void
 connectmore(struct remote *rm)
 {
 	unsigned *want = xcalloc(rm->nhosts, sizeof(*want));
+	unsigned *step = xcalloc(rm->nhosts, sizeof(*step)), most = 1;
 	struct rhost *rh;
 	size_t i;
+	unsigned k;
 
-	for (i = 0; i < rm->nhosts; i++)
+	for (i = 0; i < rm->nhosts; i++) {
 		if (!rm->hosts[i].out)
 			want[i] = (rm->hosts[i].slots + SSHCONN_SESSIONS - 1) /
 			    SSHCONN_SESSIONS;
-	sshconn_connect(rm->conn, rm->sh, rm->nhosts, want);
+		most = want[i] > most ? want[i] : most;
+	}
+	for (k = 2; k <= most; k++) {
+		for (i = 0; i < rm->nhosts; i++)
+			step[i] = want[i] >= k && rm->sh[i].nctl == k - 1 ?
+			    k : rm->sh[i].nctl;
+		sshconn_connect(rm->conn, rm->sh, rm->nhosts, step);
+	}
+	free(step);
 	for (i = 0; i < rm->nhosts; i++) {
 		rh = &rm->hosts[i];
 		if (!hostof(rh)->local && !rh->out && rh->sh->nctl < want[i]) {
@@ -366,11 +378,14 @@ script(const struct remote *rm, const char *dir,
 	struct buf b = { NULL, 0, 0 };
 	const char *line = cmd->text;
 
-	bufadds(&b, "mkdir -p -- ");
+	/* (mkdir, a program, only when cd, a builtin, finds none) */
+	bufadds(&b, "cd -- ");
 	quote(&b, dir, SHELL_POSIX);
-	bufadds(&b, " 2>/dev/null; cd -- ");
+	bufadds(&b, " 2>/dev/null || { mkdir -p -- ");
 	quote(&b, dir, SHELL_POSIX);
-	bufadds(&b, " || exit 1; ");
+	bufadds(&b, " && cd -- ");
+	quote(&b, dir, SHELL_POSIX);
+	bufadds(&b, "; } || exit 1; ");
 	bufadds(&b, rm->exports);
 	ownenv(&b, cmd->envp);
 	bufprintf(&b, "export WSPX_SEQ=%llu PARALLEL_SEQ=%llu WSPX_SLOT=%u "
