@@ -638,9 +638,11 @@ openremote(struct run *r, struct config *c)
 	if (c->dryrun)
 		return;
 	c->remote.grace = c->termtimeout;
+	/* (past -j's most, the hosts' slots are there to choose from) */
 	if ((r->remote = remote_open(&c->remote, c->plain, c->plus ?
 	    TMPL_PLUS : 0, c->jobs)) != NULL)
-		c->jobs = remote_slots(r->remote);
+		c->jobs = remote_slots(r->remote) < 65535 ?
+		    remote_slots(r->remote) : 65535;
 	if ((r->slurm = slurm_open(&c->remote, c->remote.jobsspec != NULL ?
 	    c->jobs : 0)) != NULL)
 		c->jobs = slurm_slots(r->slurm);
