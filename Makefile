@@ -77,10 +77,13 @@ EXAMPLES = examples/forkjoin
 # another name (ps: procps) is also listed in the table of tests/need.sh.
 # The shells are for the quoting and completion tests, which skip a shell
 # that is missing (tcsh also brings csh); GNU parallel is the reference
-# the joblog and halt tests compare with.
+# the joblog and halt tests compare with.  sshd, ssh and Slurm (with
+# munge) are for the remote tests, which start their own daemons on free
+# ports with ../shared/services/.
 EXAMPLE_TOOLS = cc stdio.h yaml.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm spin mandoc bats python3 tmux ps bash \
-	dash zsh ksh mksh busybox fish tcsh parallel
+	dash zsh ksh mksh busybox fish tcsh parallel sshd ssh ssh-keygen \
+	slurmctld slurmd srun munged
 
 all: wspx libwspx.a libwspx.so
 

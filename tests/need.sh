@@ -25,7 +25,7 @@ have() {
 	case $1 in
 	*.h)	printf '#include <%s>\n' "$1" |
 		    ${CC:-cc} -E -x c - >/dev/null 2>&1 ;;
-	*)	command -v "$1" >/dev/null 2>&1 ;;
+	*)	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ;;
 	esac
 }
 
@@ -38,6 +38,10 @@ pkgof() {
 	cc | c99) echo gcc ;;
 	nm | ar) echo binutils ;;
 	ps | pkill | pgrep) echo procps ;;
+	sshd) echo openssh-server ;;
+	ssh | ssh-keygen) echo openssh-client ;;
+	srun | salloc | squeue | scancel | sinfo) echo slurm-client ;;
+	munged) echo munge ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -89,7 +93,14 @@ fi
 
 echo "installing for $what${as:+ (through $as)}: $pkgs"
 log=$(mktemp "${TMPDIR:-/tmp}/wspx-need.XXXXXX") || exit 1
-trap 'rm -f "$log"' EXIT
+# Daemons (sshd, slurmd, munged) are for the tests to start on ports of
+# their own: their packages must not start the system's on install.
+policy=
+if [ ! -e /usr/sbin/policy-rc.d ] && $as sh -c 'printf "#!/bin/sh\nexit 101\n" \
+    > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'; then
+	policy=/usr/sbin/policy-rc.d
+fi
+trap 'rm -f "$log"; [ -z "$policy" ] || $as rm -f "$policy"' EXIT
 trap 'exit 1' HUP INT TERM
 # A failed update may only mean the network is down while the lists are
 # good enough: the install decides, and its log tells.
