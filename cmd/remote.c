@@ -57,6 +57,8 @@ struct rhost {
 	unsigned *free;		/* its free slots, a stack; rm->lock */
 	unsigned nfree;
 	bool out;		/* out of the rotation; rm->lock */
+	bool shared;		/* it sees this machine's files at the
+				 * workdir's path: nothing to copy */
 	unsigned fails;		/* lost attempts; check */
 	pthread_mutex_t check;	/* one connection check at a time */
 };
@@ -180,6 +182,42 @@ connectmore(struct remote *rm)
 	free(want);
 }
 
+/* Which hosts have this directory as their workdir (a shared file
+ * system, or this machine by another name), found with a file made here
+ * and looked for there: copying the files to them would copy each onto
+ * itself, and --cleanup would remove the originals.  Only with those
+ * options. */
+static void
+findshared(struct remote *rm)
+{
+	const struct remoteconf *rc = rm->rc;
+	unsigned char *run, *ok;
+	struct buf line = { NULL, 0, 0 };
+	char mark[] = ".wspx-here-XXXXXX";
+	size_t i;
+	int fd;
+
+	if ((rc->ntransfer == 0 && rc->nret == 0 && !rc->cleanup) ||
+	    (fd = mkstemp(mark)) < 0)
+		return;
+	close(fd);
+	bufadds(&line, "test -e ");
+	quote(&line, rm->workdir, SHELL_POSIX);
+	bufadds(&line, "/");
+	bufadds(&line, mark);
+	run = xcalloc(rm->nhosts, 1);
+	ok = xcalloc(rm->nhosts, 1);
+	for (i = 0; i < rm->nhosts; i++)
+		run[i] = !rm->hosts[i].out && !hostof(&rm->hosts[i])->local;
+	sshconn_each(rm->conn, rm->sh, rm->nhosts, run, line.s, ok);
+	for (i = 0; i < rm->nhosts; i++)
+		rm->hosts[i].shared = ok[i];
+	(void)unlink(mark);
+	free(line.s);
+	free(ok);
+	free(run);
+}
+
 /* The hosts' free slot stacks, slot 0 on top; and the total. */
 static void
 setfree(struct remote *rm)
@@ -260,6 +298,7 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 	connectall(rm);
 	setslots(rm, localjobs);
 	connectmore(rm);
+	findshared(rm);
 	setfree(rm);
 	if (rm->total == 0) {
 		remote_close(rm);
@@ -447,8 +486,8 @@ remote_place(struct remote *rm, struct remotejob *rj, const char *on,
 	/* (a job file's dir: is the same path there, from the workdir) */
 	dir = cmd->dir == NULL ? xstrdup(rm->workdir) : cmd->dir[0] == '/' ?
 	    xstrdup(cmd->dir) : remotefiles_path(rm->workdir, cmd->dir);
-	if ((rc = remotefiles_send(rm->files, rm, rj, dir, a, seq,
-	    slot)) == 0)
+	if (rm->hosts[rj->host].shared || (rc = remotefiles_send(rm->files,
+	    rm, rj, dir, a, seq, slot)) == 0)
 		rc = wrap(rm, rj, dir, cmd, seq, slot);
 	free(dir);
 	return rc;
@@ -495,10 +534,12 @@ remote_ended(struct remote *rm, struct remotejob *rj, const struct args *a,
 {
 	if (!rj->placed)
 		return;
-	if (r != NULL && r->started && !r->lost && !rm->hosts[rj->host].out)
+	if (r != NULL && r->started && !r->lost && !rm->hosts[rj->host].out &&
+	    !rm->hosts[rj->host].shared)
 		remotefiles_fetch(rm->files, rm, rj, rm->workdir, a, seq,
 		    slot);
-	if (rm->rc->cleanup && rj->nsent > 0 && !rm->hosts[rj->host].out)
+	if (rm->rc->cleanup && rj->nsent > 0 && !rm->hosts[rj->host].out &&
+	    !rm->hosts[rj->host].shared)
 		remotefiles_cleanup(rm, rj);
 	remotefiles_forget(rj);
 	givehost(rm, rj);

@@ -63,14 +63,18 @@ remotefiles_path(const char *dir, const char *name)
 	return buftake(&b);
 }
 
-/* "mkdir -p -- DIR && cat > PATH", the remote end of a transfer. */
+/* "mkdir -p -- DIR && cat > PATH.wspx-PID && mv ...", the remote end of
+ * a transfer, which exits 3 if PATH was there before (not to be removed
+ * by --cleanup: it may be the very file sent, on a shared file system). */
 static char *
 receiveline(const char *path)
 {
 	struct buf b = { NULL, 0, 0 };
 	char *slash = strrchr(path, '/');
 
-	bufadds(&b, "mkdir -p -- ");
+	bufadds(&b, "e=0; test -e ");
+	quote(&b, path, SHELL_POSIX);
+	bufadds(&b, " && e=3; mkdir -p -- ");
 	if (slash != NULL && slash != path) {
 		*slash = '\0';
 		quote(&b, path, SHELL_POSIX);
@@ -78,8 +82,15 @@ receiveline(const char *path)
 	} else {
 		bufadds(&b, "/");
 	}
+	/* (into a new file renamed into place: a host that is this machine
+	 * under another name must not have cat empty the file it reads) */
 	bufadds(&b, " && cat > ");
 	quote(&b, path, SHELL_POSIX);
+	bufadds(&b, ".wspx-$$ && mv -f -- ");
+	quote(&b, path, SHELL_POSIX);
+	bufadds(&b, ".wspx-$$ ");
+	quote(&b, path, SHELL_POSIX);
+	bufadds(&b, " && exit $e");
 	return buftake(&b);
 }
 
@@ -100,7 +111,7 @@ remotefiles_send(struct remotefiles *f, struct remote *rm,
 {
 	char *name, *path, *line, err[ERRLEN];
 	size_t i;
-	int fd, rc = 0;
+	int fd, rc = 0, st;
 
 	for (i = 0; rc == 0 && i < f->ntf; i++) {
 		if (*(name = expand(f->tf[i], a, seq, slot)) == '\0') {
@@ -115,13 +126,17 @@ remotefiles_send(struct remotefiles *f, struct remote *rm,
 		}
 		path = remotefiles_path(dir, name);
 		line = receiveline(path);
-		if (remote_ssh(rm, rj, line, fd, -1, err, ERRLEN) != 0) {
+		if ((st = remote_ssh(rm, rj, line, fd, -1, err, ERRLEN)) != 0 &&
+		    st != 3) {
 			warn("--transfer-file %s to host %s: %s", name,
 			    remote_hostname(rm, rj), *err != '\0' ? err :
 			    "failed");
 			rc = -EIO;
 		}
-		addsent(rj, path);
+		if (st == 0)
+			addsent(rj, path);
+		else
+			free(path);
 		free(line);
 		free(name);
 		close(fd);

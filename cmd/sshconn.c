@@ -205,6 +205,28 @@ sshconn_cpus(struct sshconn *c, struct sshhost *hs, size_t n,
 	free(sc);
 }
 
+void
+sshconn_each(struct sshconn *c, struct sshhost *hs, size_t n,
+    const unsigned char *run, const char *cmdline, unsigned char *ok)
+{
+	struct sidecmd *sc = xcalloc(n + 1, sizeof(*sc));
+	char **v, err[sizeof(hs->err)];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ok[i] = 0;
+		if (!run[i] || hs[i].nctl == 0)
+			continue;
+		v = sshconn_argv(c, &hs[i], 0, cmdline);
+		sidecmd_start(&sc[i], v, -1, -1);
+		free(v);
+	}
+	for (i = 0; i < n; i++)
+		if (run[i] && hs[i].nctl > 0)
+			ok[i] = sidecmd_wait(&sc[i], err, sizeof(err)) == 0;
+	free(sc);
+}
+
 int
 sshconn_recheck(struct sshconn *c, struct sshhost *sh, unsigned k,
     char *err)

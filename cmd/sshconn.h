@@ -39,6 +39,11 @@ void sshconn_connect(struct sshconn *c, struct sshhost *hs, size_t n,
 void sshconn_cpus(struct sshconn *c, struct sshhost *hs, size_t n,
     const unsigned char *ask, unsigned *cpus);
 
+/* Run cmdline on each host i with run[i] set, all at once, through its
+ * first connection; ok[i] is whether it exited 0. */
+void sshconn_each(struct sshconn *c, struct sshhost *hs, size_t n,
+    const unsigned char *run, const char *cmdline, unsigned char *ok);
+
 /* The argv (one free()) that runs cmdline on host sh through master k. */
 char **sshconn_argv(const struct sshconn *c, const struct sshhost *sh,
     unsigned k, const char *cmdline);
