@@ -543,6 +543,7 @@ startexec(struct run *r)
 	xo.dry_run = r->c->dryrun;
 	xo.show_command = r->c->showcmd;
 	xo.retries = r->c->retries;
+	xo.rerun = r->remote != NULL;
 	xo.retry_delay_ns = (int64_t)(r->c->retrydelay * 1e9);
 	xo.timeout_ns = (int64_t)(r->c->timeout * 1e9);
 	xo.timeout_pct = r->c->timeoutpct;

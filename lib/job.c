@@ -696,6 +696,15 @@ wspx__exec_ranhere(struct wspx__exec *x, struct wspx__execjob *job)
 	complete(job);
 }
 
+/* Whether an attempt of the job may be followed by another, whose output
+ * replaces its own: then it is not printed as it comes (with -k). */
+static bool
+mayrunagain(const struct wspx__exec *x, const struct wspx__execjob *job)
+{
+	return (job->ownretries ? job->retries : x->o.retries) > 0 ||
+	    x->o.memfree > 0 || x->o.rerun;
+}
+
 /* Build the command of the job, which has its slot, and run it: one
  * attempt, whose output adds to the job's (opened at its first). */
 static void
@@ -713,8 +722,11 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	else
 		r->error = x->o.ops->prepare(x->o.ctx, job, r->slot, &cmd);
 	if (r->error == 0 && job->oj == NULL && (r->error =
-	    wspx__output_open(x->o.output, job->seq, job->tag, &job->oj)) == 0)
+	    wspx__output_open(x->o.output, job->seq, job->tag, &job->oj)) == 0) {
 		job->opened = true;
+		if (mayrunagain(x, job))
+			wspx__output_hold(x->o.output, job->oj);
+	}
 	/* (a failure stops the run: results that cannot be kept are output
 	 * that cannot be written) */
 	if (r->error == 0 && x->o.results != NULL && !x->o.dry_run &&

@@ -160,6 +160,9 @@ struct wspx__exec_opts {
 	const sigset_t *mask;		/* jobs' signal mask, or NULL (none
 					 * blocked); borrowed */
 	unsigned retries;		/* attempts after a failed first */
+	bool rerun;			/* an attempt may be lost (ops->lost)
+					 * and run again even without
+					 * retries */
 	int64_t retry_delay_ns;		/* before the first retry, doubling
 					 * for each next one */
 	int64_t timeout_ns;		/* a job's time limit, or 0 */

@@ -15,7 +15,9 @@
  *     lowest number not yet printed, prints, and it prints as it goes; the
  *     others collect.  When the head is closed the next jobs that are
  *     closed print in turn, and the first one still running prints what it
- *     has collected and becomes the live head.
+ *     has collected and becomes the live head; unless it is held (it may
+ *     run again, and what it printed could not be taken back): then it
+ *     prints once closed, as the others.
  *
  * Collected output stays in memory up to opts.spill bytes per stream; the
  * rest goes to an unlinked temporary file, read back when printed.  A tag
@@ -74,6 +76,8 @@ struct wspx__outjob {
 	struct obuf buf[2];	/* stdout, stderr collected */
 	bool linestart[2];	/* the next byte printed starts a line */
 	bool closed;		/* keep-order: ended, waiting for its turn */
+	bool held;		/* keep-order: printed only once closed, never
+				 * live (it may run again); lock */
 	uint64_t bytes[2];	/* written by the job so far, per stream */
 	char *errtail;		/* the last ERRTAIL bytes of its stderr, a
 				 * ring (NULL until it writes there) */
@@ -629,12 +633,20 @@ wspx__output_write(struct wspx__output *o, struct wspx__outjob *j,
 	WSPX_MUST(pthread_mutex_lock(&o->lock));
 	if (!o->opts.keep_order)
 		rc = emitlines(o, j, stream, buf, n);
-	else if (j->seq == o->next)
+	else if (j->seq == o->next && !j->held)
 		emit(o, j, stream, buf, n);
 	else
 		rc = collect(o, &j->buf[stream - 1], buf, n);
 	letgo(o);
 	return rc != 0 ? rc : wspx__output_error(o);
+}
+
+void
+wspx__output_hold(struct wspx__output *o, struct wspx__outjob *j)
+{
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	j->held = true;
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
 void
@@ -699,8 +711,10 @@ advance(struct wspx__output *o)
 		if (j == NULL || j->seq != o->next)
 			return;
 		if (!j->closed) {
-			emitbuf(o, j, 1);
-			emitbuf(o, j, 2);
+			if (!j->held) {
+				emitbuf(o, j, 1);
+				emitbuf(o, j, 2);
+			}
 			return;
 		}
 		finish(o, j);

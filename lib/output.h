@@ -69,6 +69,11 @@ char *wspx__output_space(struct wspx__output *o, struct wspx__outjob *j,
 /* n bytes were read into the room wspx__output_space() gave. */
 void wspx__output_commit(struct wspx__outjob *j, int stream, size_t n);
 
+/* With keep-order, print j's output only once it is closed, never live
+ * as the head: it may run again, and its output be discarded.  Before
+ * its first write. */
+void wspx__output_hold(struct wspx__output *o, struct wspx__outjob *j);
+
 /* Forget what j collected and has not printed, and its byte count: a job
  * run again starts its output afresh (what was printed already, as by
  * the live head of keep-order or whole lines, stays).  Reader thread. */

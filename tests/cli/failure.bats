@@ -20,6 +20,19 @@ dead() {
 	[ "$(tail -n +2 log | wc -l)" -eq 3 ]
 }
 
+@test "--retries with -k: a failed attempt's output is never printed, also as the head" {
+	# The head of -k printed its output live, so a first attempt that
+	# failed was printed as well as the retry (out1 out1 out2 ...).
+	for i in 1 2 3 4 5; do
+		rm -f flag*
+		run "$WSPX" -k -j4 --retries 2 \
+		    'echo out{}; [ -e flag{} ] || { touch flag{}; exit 1; }' \
+		    ::: 1 2 3 4 5 6
+		[ "$status" -eq 0 ]
+		[ "$output" = "$(printf 'out%s\n' 1 2 3 4 5 6)" ]
+	done
+}
+
 @test "--retries: a job that succeeds on a retry counts as a success" {
 	run "$WSPX" --retries 3 --events ev 'echo x >> n; [ $(wc -l < n) -ge 2 ] # {}' ::: a
 	[ "$status" -eq 0 ]
