@@ -108,6 +108,10 @@ events_end(struct events *e, const struct event_end *x)
 		bufadds(&b, ", \"timeout\": true");
 	if (x->killsig != 0)
 		bufprintf(&b, ", \"killed\": %d", x->killsig);
+	if (x->host != NULL) {
+		bufadds(&b, ", \"host\": ");
+		bufjson(&b, x->host);
+	}
 	if (x->error != NULL) {
 		bufadds(&b, ", \"error\": ");
 		bufjson(&b, x->error);

@@ -32,6 +32,7 @@ struct event_end {
 	bool retry;		/* another attempt follows */
 	bool timedout;		/* killed for its --timeout */
 	int killsig;		/* the signal wspx sent it, or 0 */
+	const char *host;	/* where it ran, or NULL: here */
 };
 
 /* Open path for events ("-": wspx's stdout), truncating it; failed(ctx,

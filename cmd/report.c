@@ -105,7 +105,7 @@ report_started(struct reports *p, struct wspx__execjob *ej,
 /* The end event of an attempt that ran or could not start. */
 static void
 endevent(struct reports *p, const struct wspx__execjob *ej,
-    const char *cmdtext)
+    const char *cmdtext, const char *host)
 {
 	const struct wspx__result *res = &ej->result;
 	bool dry = p->c->dryrun;
@@ -130,6 +130,7 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 	e.retry = res->retry;
 	e.timedout = res->timedout;
 	e.killsig = res->killsig;
+	e.host = strcmp(host, ":") != 0 ? host : NULL;
 	if (!res->started)
 		events_start(p->events, e.seq, e.slot, 0, e.command, e.start);
 	events_end(p->events, &e);
@@ -269,7 +270,7 @@ report_ended(struct reports *p, struct wspx__exec *x,
 	if (p->joblog != NULL)
 		logrow(p, ej, cmdtext, send, host);
 	if (p->events != NULL)
-		endevent(p, ej, cmdtext);
+		endevent(p, ej, cmdtext, host);
 }
 
 void

@@ -366,3 +366,15 @@ YAML
 	[ "$st" -eq 255 ]
 	grep -q "jobs.yaml:9:9: on: 'elsewhere' is not one of hosts:" err
 }
+
+@test "--events: a remote job's end event names its host; one run here has none" {
+	rx -S "1/$LOGIN,1/:" --events ev.json 'echo {}' ::: 1 2
+	[ "$st" -eq 0 ]
+	python3 - "$LOGIN" <<'PY'
+import json, sys
+ends = [e for e in map(json.loads, open("ev.json")) if e["event"] == "end"]
+assert len(ends) == 2, ends
+hosts = sorted(e.get("host", ":") for e in ends)
+assert hosts == sorted([sys.argv[1], ":"]), hosts
+PY
+}
