@@ -481,8 +481,11 @@ remote_place(struct remote *rm, struct remotejob *rj, const char *on,
 	remote_ended(rm, rj, NULL, 0, 0, NULL);
 	if (!takehost(rm, on, rj))
 		return -EHOSTDOWN;
-	if (hostof(&rm->hosts[rj->host])->local)
+	if (hostof(&rm->hosts[rj->host])->local) {
+		if (cmd->dir == NULL)
+			cmd->dir = rm->rc->workdir;
 		return 0;
+	}
 	/* (a job file's dir: is the same path there, from the workdir) */
 	dir = cmd->dir == NULL ? xstrdup(rm->workdir) : cmd->dir[0] == '/' ?
 	    xstrdup(cmd->dir) : remotefiles_path(rm->workdir, cmd->dir);

@@ -368,7 +368,7 @@ YAML
 }
 
 @test "--events: a remote job's end event names its host; one run here has none" {
-	rx -S "1/$LOGIN,1/:" --events ev.json 'echo {}' ::: 1 2
+	rx -S "1/$LOGIN,1/:" --events ev.json 'sleep 0.5; echo {}' ::: 1 2
 	[ "$st" -eq 0 ]
 	python3 - "$LOGIN" <<'PY'
 import json, sys
