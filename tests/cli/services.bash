@@ -10,6 +10,16 @@
 
 SERVICES=${WSPX_SERVICES:-$BATS_TEST_DIRNAME/../../../shared/services}
 
+# Fail, saying where they were looked for, if the service scripts are not
+# there: the tests need them, and do not skip.
+needservices() {
+	[ -f "$SERVICES/start-sshd.sh" ] && [ -f "$SERVICES/start-slurm.sh" ] &&
+	    return 0
+	echo "no service scripts in $SERVICES (shared/services beside the" \
+	    "repository, or \$WSPX_SERVICES)" >&2
+	return 1
+}
+
 # Print $1 (default 1) distinct TCP ports that nothing is bound to now, on
 # any address, from 20000-32767: below the kernel's ephemeral range, so
 # that no connection takes one as its local port meanwhile.
@@ -44,6 +54,7 @@ PY
 # On a failure, stops what it started and fails.
 start_sshd() {
 	local bad
+	needservices || return 1
 	SSH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/wspx-test-sshd.XXXXXX") || return 1
 	export SSH_DIR
 	# shellcheck disable=SC2046
@@ -99,6 +110,7 @@ stop_sshd() {
 # it started and fails.
 start_slurm() {
 	local v
+	needservices || return 1
 	for v in $(compgen -v SLURM_); do
 		unset "$v"
 	done
