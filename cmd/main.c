@@ -222,15 +222,27 @@ stdfds(void)
 			_exit(EXIT_USAGE);
 }
 
+/* The lists of -S, --env, --transfer-file and --return. */
+static void
+freeremote(struct remoteconf *rc)
+{
+	hosts_free(&rc->hosts);
+	free(rc->env);
+	free(rc->transfer);
+	free(rc->ret);
+}
+
 /* A command for job files (run, check, list, graph) at argv[first], its
  * own options after it. */
 static int
 jobfile(struct config *c, int argc, char **argv, int first)
 {
 	int more = first + options_parse(c, argc - first, argv + first);
-
-	return jobfile_main(c, argv[first], argv + more,
+	int status = jobfile_main(c, argv[first], argv + more,
 	    (size_t)(argc - more));
+
+	freeremote(&c->remote);
+	return status;
 }
 
 int
@@ -286,9 +298,6 @@ main(int argc, char **argv)
 		free(c.src[--c.nsrc].opt);
 	free(c.src);
 	free(c.tagstring);
-	hosts_free(&c.remote.hosts);
-	free(c.remote.env);
-	free(c.remote.transfer);
-	free(c.remote.ret);
+	freeremote(&c.remote);
 	return status;
 }
