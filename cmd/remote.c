@@ -57,6 +57,8 @@ struct rhost {
 	unsigned *free;		/* its free slots, a stack; rm->lock */
 	unsigned nfree;
 	bool out;		/* out of the rotation; rm->lock */
+	unsigned *gen;		/* each connection's: how many times it was
+				 * found down; rm->lock */
 	bool shared;		/* it sees this machine's files at the
 				 * workdir's path: nothing to copy */
 	unsigned fails;		/* lost attempts; check */
@@ -118,7 +120,7 @@ connectall(struct remote *rm)
 }
 
 /* Each live host's slots: its N/, else -j against its CPUs (asked of the
- * hosts, all at once, when -j is relative or not given). */
+ * hosts, all at once, with their login shells). */
 static void
 setslots(struct remote *rm, unsigned localjobs)
 {
@@ -133,7 +135,9 @@ setslots(struct remote *rm, unsigned localjobs)
 	for (i = 0; i < rm->nhosts; i++)
 		ask[i] = !rm->hosts[i].out && !hostof(&rm->hosts[i])->local &&
 		    hostof(&rm->hosts[i])->slots == 0 && relative;
-	sshconn_cpus(rm->conn, rm->sh, rm->nhosts, ask, cpus);
+	/* (the login shells too: every command line sent is quoted for
+	 * its host's) */
+	sshconn_probe(rm->conn, rm->sh, rm->nhosts, cpus);
 	for (i = 0; i < rm->nhosts; i++) {
 		h = hostof(&rm->hosts[i]);
 		rm->hosts[i].slots = h->slots > 0 ? h->slots : !ask[i] ?
@@ -232,6 +236,7 @@ setfree(struct remote *rm)
 		for (k = 0; k < rh->slots; k++)
 			rh->free[k] = rh->slots - 1 - k;
 		rh->nfree = rh->slots;
+		rh->gen = xcalloc(rh->sh->nsock + 1, sizeof(*rh->gen));
 		if (!rh->out)
 			rm->total += rh->slots;
 	}
@@ -344,10 +349,23 @@ takehost(struct remote *rm, const char *on, struct remotejob *rj)
 	if (best != NULL) {
 		rj->host = (size_t)(best - rm->hosts);
 		rj->hostslot = best->free[--best->nfree];
+		rj->gen = hostof(best)->local ? 0 :
+		    best->gen[rj->hostslot / SSHCONN_SESSIONS];
 		rj->placed = true;
 	}
 	WSPX_MUST(pthread_mutex_unlock(&rm->lock));
 	return best != NULL;
+}
+
+static bool
+isout(struct remote *rm, const struct rhost *rh)
+{
+	bool out;
+
+	WSPX_MUST(pthread_mutex_lock(&rm->lock));
+	out = rh->out;
+	WSPX_MUST(pthread_mutex_unlock(&rm->lock));
+	return out;
 }
 
 static void
@@ -445,7 +463,6 @@ static int
 wrap(struct remote *rm, struct remotejob *rj, const char *dir,
     struct wspx__cmd *cmd, uint64_t seq, unsigned slot)
 {
-	struct buf remote = { NULL, 0, 0 };
 	char *s = script(rm, dir, cmd, seq, slot);
 	int fds[2], rc;
 
@@ -453,13 +470,9 @@ wrap(struct remote *rm, struct remotejob *rj, const char *dir,
 		free(s);
 		return rc;
 	}
-	bufadds(&remote, "exec /bin/sh -c ");
-	quote(&remote, s, SHELL_POSIX);
-	free(s);
 	free(cmd->argv);
-	cmd->argv = sshconn_argv(rm->conn, &rm->sh[rj->host], masterof(rj),
-	    remote.s);
-	free(remote.s);
+	cmd->argv = sshconn_argv(rm->conn, &rm->sh[rj->host], masterof(rj), s);
+	free(s);
 	cmd->file = NULL;
 	cmd->search = true;
 	cmd->dir = NULL;
@@ -470,51 +483,34 @@ wrap(struct remote *rm, struct remotejob *rj, const char *dir,
 	return 0;
 }
 
-int
-remote_place(struct remote *rm, struct remotejob *rj, const char *on,
-    const struct args *a, uint64_t seq, unsigned slot,
-    struct wspx__cmd *cmd)
+/* After ssh's exit 255 through the connection of rj's slot: whether the
+ * connection was down (the attempt was lost with it), checking it (and
+ * making it again) unless another job did since rj started; a host whose
+ * connection cannot be made again, or lost MAXFAILS times, leaves the
+ * rotation. */
+static bool
+lostwith(struct remote *rm, struct remotejob *rj)
 {
-	char *dir;
-	int rc;
-
-	remote_ended(rm, rj, NULL, 0, 0, NULL);
-	if (!takehost(rm, on, rj))
-		return -EHOSTDOWN;
-	if (hostof(&rm->hosts[rj->host])->local) {
-		if (cmd->dir == NULL)
-			cmd->dir = rm->rc->workdir;
-		return 0;
-	}
-	/* (a job file's dir: is the same path there, from the workdir) */
-	dir = cmd->dir == NULL ? xstrdup(rm->workdir) : cmd->dir[0] == '/' ?
-	    xstrdup(cmd->dir) : remotefiles_path(rm->workdir, cmd->dir);
-	if (rm->hosts[rj->host].shared || (rc = remotefiles_send(rm->files,
-	    rm, rj, dir, a, seq, slot)) == 0)
-		rc = wrap(rm, rj, dir, cmd, seq, slot);
-	free(dir);
-	return rc;
-}
-
-bool
-remote_lost(struct remote *rm, struct remotejob *rj,
-    const struct wspx__result *r)
-{
-	struct rhost *rh;
+	struct rhost *rh = &rm->hosts[rj->host];
+	unsigned k = masterof(rj);
 	char err[ERRLEN], why[ERRLEN + 64];
 	int state;
-	bool out;
+	bool out, seen;
 
-	if (!rj->placed || !r->started || !WIFEXITED(r->status) ||
-	    WEXITSTATUS(r->status) != 255)
-		return false;
-	rh = &rm->hosts[rj->host];
-	if (hostof(rh)->local)
-		return false;
 	WSPX_MUST(pthread_mutex_lock(&rh->check));
-	if ((state = sshconn_recheck(rm->conn, rh->sh, masterof(rj),
-	    err)) != 0)
+	WSPX_MUST(pthread_mutex_lock(&rm->lock));
+	seen = rh->out || rh->gen[k] != rj->gen;
+	WSPX_MUST(pthread_mutex_unlock(&rm->lock));
+	if (seen) {	/* (found down since this job started) */
+		WSPX_MUST(pthread_mutex_unlock(&rh->check));
+		return true;
+	}
+	if ((state = sshconn_recheck(rm->conn, rh->sh, k, err)) != 0) {
 		rh->fails++;
+		WSPX_MUST(pthread_mutex_lock(&rm->lock));
+		rh->gen[k]++;
+		WSPX_MUST(pthread_mutex_unlock(&rm->lock));
+	}
 	out = state < 0 || rh->fails >= MAXFAILS;
 	WSPX_MUST(pthread_mutex_unlock(&rh->check));
 	if (state == 0)
@@ -526,25 +522,92 @@ remote_lost(struct remote *rm, struct remotejob *rj,
 		hostout(rm, rh, why);
 	} else {
 		warn("host %s: connection lost and made again (ssh exit 255); "
-		    "the job runs again", hostof(rh)->spec);
+		    "its jobs run again", hostof(rh)->spec);
 	}
 	return true;
+}
+
+/* The job's directory there: a job file's dir: is the same path there,
+ * from the workdir. */
+static char *
+jobdir(const struct remote *rm, const struct wspx__cmd *cmd)
+{
+	if (cmd->dir == NULL)
+		return xstrdup(rm->workdir);
+	return cmd->dir[0] == '/' ? xstrdup(cmd->dir) :
+	    remotefiles_path(rm->workdir, cmd->dir);
+}
+
+int
+remote_place(struct remote *rm, struct remotejob *rj, const char *on,
+    const struct args *a, uint64_t seq, unsigned slot,
+    struct wspx__cmd *cmd)
+{
+	int rc;
+
+	remote_release(rm, rj);
+	for (;;) {
+		if (!takehost(rm, on, rj))
+			return -EHOSTDOWN;
+		if (hostof(&rm->hosts[rj->host])->local) {
+			if (cmd->dir == NULL)
+				cmd->dir = rm->rc->workdir;
+			return 0;
+		}
+		rj->dir = jobdir(rm, cmd);
+		rc = rm->hosts[rj->host].shared ? 0 : remotefiles_send(
+		    rm->files, rm, rj, rj->dir, a, seq, slot);
+		/* (a host found down while sending: try another) */
+		if (rc != -ENOTCONN || !lostwith(rm, rj))
+			break;
+		remote_release(rm, rj);
+	}
+	if (rc == -ENOTCONN)
+		rc = -EIO;
+	return rc == 0 ? wrap(rm, rj, rj->dir, cmd, seq, slot) : rc;
+}
+
+bool
+remote_lost(struct remote *rm, struct remotejob *rj,
+    const struct wspx__result *r)
+{
+	if (!rj->placed || !r->started || !WIFEXITED(r->status) ||
+	    WEXITSTATUS(r->status) != 255 ||
+	    hostof(&rm->hosts[rj->host])->local)
+		return false;
+	return lostwith(rm, rj);
 }
 
 void
 remote_ended(struct remote *rm, struct remotejob *rj, const struct args *a,
     uint64_t seq, unsigned slot, const struct wspx__result *r)
 {
+	const struct rhost *rh;
+
 	if (!rj->placed)
 		return;
-	if (r != NULL && r->started && !r->lost && !rm->hosts[rj->host].out &&
-	    !rm->hosts[rj->host].shared)
-		remotefiles_fetch(rm->files, rm, rj, rm->workdir, a, seq,
-		    slot);
-	if (rm->rc->cleanup && rj->nsent > 0 && !rm->hosts[rj->host].out &&
-	    !rm->hosts[rj->host].shared)
-		remotefiles_cleanup(rm, rj);
-	remotefiles_forget(rj);
+	rh = &rm->hosts[rj->host];
+	/* (the job's own outcome decides: a host that left the rotation
+	 * since may still have its files) */
+	if (r->started && !r->lost && !hostof(rh)->local && !rh->shared)
+		remotefiles_fetch(rm->files, rm, rj, rj->dir, a, seq, slot);
+	if (rm->rc->cleanup && rj->nsent > 0 && !hostof(rh)->local &&
+	    !rh->shared && !isout(rm, rh))
+		remotefiles_cleanup(rm->files, rm, rj);
+	/* (a last attempt keeps its slot until the job is counted, so that
+	 * a job waiting for the host sees a halt it brings) */
+	if (r->retry)
+		remote_release(rm, rj);
+}
+
+void
+remote_release(struct remote *rm, struct remotejob *rj)
+{
+	if (!rj->placed)
+		return;
+	remotefiles_forget(rm->files, rj);
+	free(rj->dir);
+	rj->dir = NULL;
 	givehost(rm, rj);
 	rj->placed = false;
 }
@@ -577,6 +640,7 @@ remote_close(struct remote *rm)
 	sshconn_close(rm->conn, rm->sh, rm->nhosts);
 	for (i = 0; i < rm->nhosts; i++) {
 		free(rm->hosts[i].free);
+		free(rm->hosts[i].gen);
 		WSPX_MUST(pthread_mutex_destroy(&rm->hosts[i].check));
 	}
 	remotefiles_free(rm->files);

@@ -43,6 +43,8 @@ struct remotejob {
 	bool placed;		/* it holds a slot of host */
 	size_t host;		/* its host's index */
 	unsigned hostslot;	/* which of the host's slots */
+	unsigned gen;		/* its connection's generation then */
+	char *dir;		/* its directory there */
 	char **sent;		/* remote paths to remove with --cleanup */
 	size_t nsent;
 	char name[64];		/* a Slurm step's name */
@@ -73,12 +75,17 @@ int remote_place(struct remote *rm, struct remotejob *rj, const char *on,
 bool remote_lost(struct remote *rm, struct remotejob *rj,
     const struct wspx__result *r);
 
-/* The attempt is over: bring its --return files back (unless lost or
- * never started), --cleanup, and let its host slot go.  Safe to call
- * again, and for a job never placed. */
+/* The attempt r is over: bring its --return files back (unless lost or
+ * never started), --cleanup, and let its host slot go if another attempt
+ * follows (r->retry).  Nothing for a job not placed. */
 void remote_ended(struct remote *rm, struct remotejob *rj,
     const struct args *a, uint64_t seq, unsigned slot,
     const struct wspx__result *r);
+
+/* Let the attempt's host slot go, when the job is over (and its last
+ * attempt counted) or before another attempt.  Safe to call again, and
+ * for a job never placed. */
+void remote_release(struct remote *rm, struct remotejob *rj);
 
 /* Run cmdline with ssh on the host of rj's attempt (placed), stdin from
  * in_fd and stdout to out_fd (-1: /dev/null); ssh's last stderr line

@@ -1,30 +1,53 @@
 /*
  * A remote job's files: --transfer-file copies each to the job's host
- * before it runs (ssh host 'mkdir -p DIR && cat > PATH' < FILE), --return
- * brings each back after it (ssh host 'cat PATH' into a temporary file,
- * renamed into place once whole), --cleanup removes both there.  ssh and
- * cat alone: nothing else is needed on the host.  A relative name is
- * under the job's directory there and this directory here.
+ * before it runs (ssh host 'cat > PATH.tmp && chmod && mv' < FILE),
+ * --return brings each back after it (ssh host 'cat PATH' into a
+ * temporary file here, renamed into place once whole), --cleanup removes
+ * both there.  ssh, cat, mkdir, chmod, mv and rm alone: nothing else is
+ * needed on the host.  A relative name is under the job's directory there
+ * and this directory here.
+ *
+ * --cleanup and jobs sharing a file: every job that sends the same file to
+ * the same host holds a count on it (sent), so the last one to end
+ * removes it, not the first while the others still read it; and a file
+ * that was on the host before any job sent it is never removed (it may
+ * be the very file sent, on a file system both machines share).
  */
 #define _GNU_SOURCE		/* mkostemp() */
 #include "remotefiles.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/thread.h"
 #include "remote.h"
 #include "template.h"
 #include "util.h"
 
 enum { ERRLEN = 512 };
 
+/* A file sent to a host, held by the jobs that use it. */
+struct sent {
+	size_t host;
+	char *path;
+	unsigned refs;		/* jobs holding it */
+	bool ours;		/* a job of this run made it there */
+};
+
 struct remotefiles {
 	struct template **tf, **ret;
 	size_t ntf, nret;
+	mode_t umask;		/* for the files brought back */
+	pthread_mutex_t lock;	/* guards sent */
+	struct sent *sent;
+	size_t nsent;
 };
 
 static struct template **
@@ -51,7 +74,6 @@ expand(const struct template *t, const struct args *a, uint64_t seq,
 	return s;
 }
 
-/* The remote path of a job's file: under the workdir unless absolute. */
 char *
 remotefiles_path(const char *dir, const char *name)
 {
@@ -63,11 +85,12 @@ remotefiles_path(const char *dir, const char *name)
 	return buftake(&b);
 }
 
-/* "mkdir -p -- DIR && cat > PATH.wspx-PID && mv ...", the remote end of
- * a transfer, which exits 3 if PATH was there before (not to be removed
- * by --cleanup: it may be the very file sent, on a shared file system). */
+/* The remote end of a transfer: the file is written beside its place,
+ * given the mode it has here and renamed into place (so that a host
+ * that is this machine under another name does not have cat empty the
+ * file it reads); it exits 3 if the file was there before. */
 static char *
-receiveline(const char *path)
+receiveline(const char *path, mode_t mode)
 {
 	struct buf b = { NULL, 0, 0 };
 	char *slash = strrchr(path, '/');
@@ -82,9 +105,9 @@ receiveline(const char *path)
 	} else {
 		bufadds(&b, "/");
 	}
-	/* (into a new file renamed into place: a host that is this machine
-	 * under another name must not have cat empty the file it reads) */
 	bufadds(&b, " && cat > ");
+	quote(&b, path, SHELL_POSIX);
+	bufprintf(&b, ".wspx-$$ && chmod %o ", (unsigned)(mode & 07777));
 	quote(&b, path, SHELL_POSIX);
 	bufadds(&b, ".wspx-$$ && mv -f -- ");
 	quote(&b, path, SHELL_POSIX);
@@ -101,60 +124,175 @@ addsent(struct remotejob *rj, char *path)
 	rj->sent[rj->nsent++] = path;
 }
 
-/* Copy the job's --transfer-files to its host, with ssh and cat.
- * Returns 0, or -errno (a local file that cannot be read), or -EIO
- * (ssh failed). */
+/* The count of path on host, made if need be.  f->lock held. */
+static struct sent *
+findsent(struct remotefiles *f, size_t host, const char *path, bool make)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsent; i++)
+		if (f->sent[i].host == host && strcmp(f->sent[i].path,
+		    path) == 0)
+			return &f->sent[i];
+	if (!make)
+		return NULL;
+	f->sent = xrealloc(f->sent, (f->nsent + 1) * sizeof(*f->sent));
+	f->sent[f->nsent].host = host;
+	f->sent[f->nsent].path = xstrdup(path);
+	f->sent[f->nsent].refs = 0;
+	f->sent[f->nsent].ours = false;
+	return &f->sent[f->nsent++];
+}
+
+/* Let go of the job's count on path; whether the file is to be removed
+ * (the last count of one this run made).  f->lock held. */
+static bool
+dropsent(struct remotefiles *f, size_t host, const char *path)
+{
+	struct sent *s = findsent(f, host, path, false);
+	bool last;
+
+	if (s == NULL)		/* (a file brought back) */
+		return true;
+	if ((last = --s->refs == 0)) {
+		last = s->ours;
+		free(s->path);
+		*s = f->sent[--f->nsent];
+	}
+	return last;
+}
+
+/* Open a file to send: a regular file, or -errno. */
+static int
+opensend(const char *name, mode_t *mode)
+{
+	struct stat st;
+	int fd;
+
+	if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	*mode = st.st_mode;
+	return fd;
+}
+
+/* Send one file to the job's host, holding a count on it. */
+static int
+sendone(struct remotefiles *f, struct remote *rm, struct remotejob *rj,
+    const char *name, char *path)
+{
+	char *line, err[ERRLEN];
+	struct sent *s;
+	mode_t mode = 0;
+	int fd, st;
+
+	if ((fd = opensend(name, &mode)) < 0) {
+		warn("--transfer-file %s: %s", name, strerror(-fd));
+		free(path);
+		return fd;
+	}
+	WSPX_MUST(pthread_mutex_lock(&f->lock));
+	findsent(f, rj->host, path, true)->refs++;
+	WSPX_MUST(pthread_mutex_unlock(&f->lock));
+	line = receiveline(path, mode);
+	st = remote_ssh(rm, rj, line, fd, -1, err, ERRLEN);
+	free(line);
+	close(fd);
+	WSPX_MUST(pthread_mutex_lock(&f->lock));
+	if (st == 0 && (s = findsent(f, rj->host, path, false)) != NULL)
+		s->ours = true;
+	WSPX_MUST(pthread_mutex_unlock(&f->lock));
+	addsent(rj, path);
+	if (st == 0 || st == 3)
+		return 0;
+	if (st == 255)		/* (ssh's: the host may be down) */
+		return -ENOTCONN;
+	warn("--transfer-file %s to host %s: %s", name, remote_hostname(rm,
+	    rj), *err != '\0' ? err : "failed");
+	return -EIO;
+}
+
 int
 remotefiles_send(struct remotefiles *f, struct remote *rm,
     struct remotejob *rj, const char *dir, const struct args *a,
     uint64_t seq, unsigned slot)
 {
-	char *name, *path, *line, err[ERRLEN];
+	char *name;
 	size_t i;
-	int fd, rc = 0, st;
+	int rc = 0;
 
 	for (i = 0; rc == 0 && i < f->ntf; i++) {
-		if (*(name = expand(f->tf[i], a, seq, slot)) == '\0') {
-			free(name);
-			continue;
-		}
-		if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0) {
-			rc = -errno;
-			warn("--transfer-file %s:", name);
-			free(name);
-			break;
-		}
-		path = remotefiles_path(dir, name);
-		line = receiveline(path);
-		if ((st = remote_ssh(rm, rj, line, fd, -1, err, ERRLEN)) != 0 &&
-		    st != 3) {
-			warn("--transfer-file %s to host %s: %s", name,
-			    remote_hostname(rm, rj), *err != '\0' ? err :
-			    "failed");
-			rc = -EIO;
-		}
-		if (st == 0)
-			addsent(rj, path);
-		else
-			free(path);
-		free(line);
+		if (*(name = expand(f->tf[i], a, seq, slot)) != '\0')
+			rc = sendone(f, rm, rj, name, remotefiles_path(dir,
+			    name));
 		free(name);
-		close(fd);
 	}
 	return rc;
 }
 
-/* Fetch the job's --return files from its host: each into a temporary
- * file beside its place, renamed there once whole. */
+/* Make the directories of path here, as mkdir -p does. */
+static void
+makeparents(const char *path)
+{
+	char *p = xstrdup(path), *s;
+
+	for (s = strchr(p + 1, '/'); s != NULL; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		(void)mkdir(p, 0777);
+		*s = '/';
+	}
+	free(p);
+}
+
+/* Bring one file back: into a temporary file beside its place, renamed
+ * there once whole.  Returns whether it came. */
+static bool
+fetchone(struct remotefiles *f, struct remote *rm, struct remotejob *rj,
+    const char *name, const char *path)
+{
+	struct buf line = { NULL, 0, 0 }, tmp = { NULL, 0, 0 };
+	char err[ERRLEN];
+	bool ok = false;
+	int fd;
+
+	bufadds(&line, "cat -- ");
+	quote(&line, path, SHELL_POSIX);
+	bufprintf(&tmp, "%s.wspx-XXXXXX", name);
+	makeparents(name);
+	if ((fd = mkostemp(tmp.s, O_CLOEXEC)) < 0) {
+		warn("--return %s: %s:", name, tmp.s);
+	} else if (fchmod(fd, 0666 & ~f->umask) != 0 ||
+	    remote_ssh(rm, rj, line.s, -1, fd, err, ERRLEN) != 0) {
+		warn("--return %s from host %s: %s", name, remote_hostname(rm,
+		    rj), *err != '\0' ? err : "failed");
+		unlink(tmp.s);
+	} else if (rename(tmp.s, name) != 0) {
+		warn("--return %s:", name);
+		unlink(tmp.s);
+	} else {
+		ok = true;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(line.s);
+	free(tmp.s);
+	return ok;
+}
+
 void
 remotefiles_fetch(struct remotefiles *f, struct remote *rm,
     struct remotejob *rj, const char *dir, const struct args *a,
     uint64_t seq, unsigned slot)
 {
-	struct buf line = { NULL, 0, 0 }, tmp = { NULL, 0, 0 };
-	char *name, *path, err[ERRLEN];
+	char *name, *path;
 	size_t i;
-	int fd;
 
 	for (i = 0; i < f->nret; i++) {
 		if (*(name = expand(f->ret[i], a, seq, slot)) == '\0') {
@@ -162,49 +300,57 @@ remotefiles_fetch(struct remotefiles *f, struct remote *rm,
 			continue;
 		}
 		path = remotefiles_path(dir, name);
-		bufadds(&line, "cat -- ");
-		quote(&line, path, SHELL_POSIX);
-		bufprintf(&tmp, "%s.wspx-XXXXXX", name);
-		if ((fd = mkostemp(tmp.s, O_CLOEXEC)) < 0) {
-			warn("--return %s: %s:", name, tmp.s);
-		} else if (remote_ssh(rm, rj, line.s, -1, fd, err,
-		    ERRLEN) != 0) {
-			warn("--return %s from host %s: %s", name,
-			    remote_hostname(rm, rj), *err != '\0' ? err :
-			    "failed");
-			unlink(tmp.s);
-		} else if (rename(tmp.s, name) != 0) {
-			warn("--return %s:", name);
-			unlink(tmp.s);
-		}
-		if (fd >= 0)
-			close(fd);
-		addsent(rj, path);
+		/* (one that did not come is left there, never removed) */
+		if (fetchone(f, rm, rj, name, path))
+			addsent(rj, path);
+		else
+			free(path);
 		free(name);
-		line.len = tmp.len = 0;
 	}
-	free(line.s);
-	free(tmp.s);
 }
 
-/* --cleanup: remove the job's files on its host. */
 void
-remotefiles_cleanup(struct remote *rm, struct remotejob *rj)
+remotefiles_cleanup(struct remotefiles *f, struct remote *rm,
+    struct remotejob *rj)
 {
 	struct buf line = { NULL, 0, 0 };
 	char err[ERRLEN];
-	size_t i;
+	size_t i, n = 0;
 
 	bufadds(&line, "rm -f --");
-	for (i = 0; i < rj->nsent; i++) {
-		bufaddc(&line, ' ');
-		quote(&line, rj->sent[i], SHELL_POSIX);
-	}
-	if (remote_ssh(rm, rj, line.s, -1, -1, err, ERRLEN) != 0)
+	WSPX_MUST(pthread_mutex_lock(&f->lock));
+	for (i = 0; i < rj->nsent; i++)
+		if (dropsent(f, rj->host, rj->sent[i])) {
+			bufaddc(&line, ' ');
+			quote(&line, rj->sent[i], SHELL_POSIX);
+			n++;
+		}
+	WSPX_MUST(pthread_mutex_unlock(&f->lock));
+	if (n > 0 && remote_ssh(rm, rj, line.s, -1, -1, err, ERRLEN) != 0)
 		warn("--cleanup on host %s: %s", remote_hostname(rm, rj),
 		    *err != '\0' ? err : "failed");
 	free(line.s);
-	remotefiles_forget(rj);
+	for (i = 0; i < rj->nsent; i++)
+		free(rj->sent[i]);
+	free(rj->sent);
+	rj->sent = NULL;
+	rj->nsent = 0;
+}
+
+void
+remotefiles_forget(struct remotefiles *f, struct remotejob *rj)
+{
+	size_t i;
+
+	WSPX_MUST(pthread_mutex_lock(&f->lock));
+	for (i = 0; i < rj->nsent; i++)
+		(void)dropsent(f, rj->host, rj->sent[i]);
+	WSPX_MUST(pthread_mutex_unlock(&f->lock));
+	for (i = 0; i < rj->nsent; i++)
+		free(rj->sent[i]);
+	free(rj->sent);
+	rj->sent = NULL;
+	rj->nsent = 0;
 }
 
 struct remotefiles *
@@ -216,19 +362,10 @@ remotefiles_new(const struct remoteconf *rc, const char *plain, int flags)
 	f->nret = rc->nret;
 	f->tf = templates(rc->transfer, rc->ntransfer, plain, flags);
 	f->ret = templates(rc->ret, rc->nret, plain, flags);
+	f->umask = umask(0);
+	umask(f->umask);
+	WSPX_MUST(pthread_mutex_init(&f->lock, NULL));
 	return f;
-}
-
-void
-remotefiles_forget(struct remotejob *rj)
-{
-	size_t i;
-
-	for (i = 0; i < rj->nsent; i++)
-		free(rj->sent[i]);
-	free(rj->sent);
-	rj->sent = NULL;
-	rj->nsent = 0;
 }
 
 void
@@ -240,7 +377,11 @@ remotefiles_free(struct remotefiles *f)
 		template_free(f->tf[i]);
 	for (i = 0; i < f->nret; i++)
 		template_free(f->ret[i]);
+	for (i = 0; i < f->nsent; i++)
+		free(f->sent[i].path);
+	free(f->sent);
 	free(f->tf);
 	free(f->ret);
+	WSPX_MUST(pthread_mutex_destroy(&f->lock));
 	free(f);
 }

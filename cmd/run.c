@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "command.h"
@@ -136,14 +137,24 @@ build(struct run *r, struct cmdjob *j, unsigned slot, struct wspx__cmd *cmd)
 static int
 place(struct run *r, struct cmdjob *j, unsigned slot, struct wspx__cmd *cmd)
 {
-	if (r->remote != NULL)
-		return remote_place(r->remote, &j->rj, j->on, &j->args,
+	int rc;
+
+	if (r->remote != NULL) {
+		rc = remote_place(r->remote, &j->rj, j->on, &j->args,
 		    j->ej.seq, slot, cmd);
+		/* (a job that waited for a host may find the run halting) */
+		if (rc == 0 && (j->ej.always ? wspx__exec_stopped(r->x) :
+		    wspx__exec_halting(r->x))) {
+			remote_release(r->remote, &j->rj);
+			rc = -ECANCELED;
+		}
+		return rc;
+	}
+	if (cmd->dir == NULL)
+		cmd->dir = r->c->remote.workdir;
 	if (r->slurm != NULL)
 		return slurm_place(r->slurm, &j->rj, j->ej.seq,
 		    j->ej.result.attempt, cmd);
-	if (cmd->dir == NULL)
-		cmd->dir = r->c->remote.workdir;
 	return 0;
 }
 
@@ -275,8 +286,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 		wspx__output_note(r->out, b.s, b.len);
 		free(b.s);
 	}
-	if (r->remote != NULL)	/* (an attempt that never ended) */
-		remote_ended(r->remote, &j->rj, NULL, 0, 0, NULL);
+	if (r->remote != NULL)	/* (now that its end is counted) */
+		remote_release(r->remote, &j->rj);
 	countend(r, j);
 	report_finished(&r->rep, ej);
 	if (r->c->feed != NULL) {
@@ -631,13 +642,58 @@ fitfiles(struct config *c)
 	c->jobs = fit;
 }
 
+/* The most -m and -X put in a remote job's line by default (-s). */
+#define REMOTE_MAXCHARS	30000
+
+/* The run whose connections and allocation an exit must close: a fatal
+ * error, after they are open and before the end of the run. */
+static struct run *openrun;
+
+static void
+closeremote(void)
+{
+	if (openrun == NULL)
+		return;
+	remote_close(openrun->remote);
+	slurm_close(openrun->slurm);
+	openrun->remote = NULL;
+	openrun->slurm = NULL;
+	openrun = NULL;
+}
+
+/* A --workdir where jobs run here must be there: a job's failure would
+ * blame its program. */
+static void
+checkworkdir(const struct config *c)
+{
+	struct stat st;
+	size_t i;
+	bool here = c->remote.hosts.n == 0;
+
+	for (i = 0; i < c->remote.hosts.n; i++)
+		here = here || c->remote.hosts.v[i].local;
+	if (c->remote.workdir == NULL || !here)
+		return;
+	if (stat(c->remote.workdir, &st) != 0)
+		fatal("--workdir %s:", c->remote.workdir);
+	if (!S_ISDIR(st.st_mode))
+		fatal("--workdir %s: not a directory", c->remote.workdir);
+}
+
 /* -S's connections, or --slurm's allocation: they decide how many jobs
- * run at once. */
+ * run at once.  Opened after everything a bad option can stop, and closed
+ * by any exit from then on. */
 static void
 openremote(struct run *r, struct config *c)
 {
+	static bool registered;
+
+	checkworkdir(c);
 	if (c->dryrun)
 		return;
+	if (!registered && atexit(closeremote) == 0)
+		registered = true;
+	openrun = r;
 	c->remote.grace = c->termtimeout;
 	/* (past -j's most, the hosts' slots are there to choose from) */
 	if ((r->remote = remote_open(&c->remote, c->plain, c->plus ?
@@ -647,6 +703,11 @@ openremote(struct run *r, struct config *c)
 	if ((r->slurm = slurm_open(&c->remote, c->remote.jobsspec != NULL ?
 	    c->jobs : 0)) != NULL)
 		c->jobs = slurm_slots(r->slurm);
+	/* (-X's lines go into one argument of ssh, quoted once more for
+	 * the host's shell: a character may take 4 there, and an argument
+	 * has at most 128 KiB) */
+	if (r->remote != NULL && c->maxchars == 0)
+		c->maxchars = REMOTE_MAXCHARS;
 }
 
 /* The input's records into jobs; --show-limits; and with {##} every job
@@ -695,8 +756,6 @@ setup(struct run *r, struct config *c)
 		    memory_order_relaxed);
 	progpath_init(getenv("PATH"));
 	r->cmds = commands_new(c);
-	openremote(r, c);
-	fitfiles(c);
 	r->signals = signals_new(c->termtimeout);
 	/* Write errors are reported, not deaths (the jobs get the actions
 	 * wspx was started with back). */
@@ -712,6 +771,8 @@ setup(struct run *r, struct config *c)
 	if (c->results != NULL && !c->dryrun && (rc = wspx__results_open(
 	    &r->results, c->results, outputfailed, r)) != 0)
 		fatal("--results %s: %s", c->results, strerror(-rc));
+	openremote(r, c);
+	fitfiles(c);
 	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
@@ -776,8 +837,7 @@ cancelledby(struct run *r, int sig)
 static void
 teardown(struct run *r)
 {
-	remote_close(r->remote);
-	slurm_close(r->slurm);
+	closeremote();
 	wspx__exec_free(r->x);
 	wspx_blocking_free(r->bp);
 	wspx_pool_free(r->pool);

@@ -83,16 +83,24 @@ static char *const viamaster[] = { (char *)"-o", (char *)"ControlMaster=no",
 
 char **
 sshconn_argv(const struct sshconn *c, const struct sshhost *sh, unsigned k,
-    const char *cmdline)
+    const char *script)
 {
-	return argv(c, sh, sh->ctl[k], viamaster, cmdline);
+	struct buf line = { NULL, 0, 0 };
+	char **v;
+
+	/* (whatever the login shell, /bin/sh runs the script) */
+	bufadds(&line, "exec /bin/sh -c ");
+	quote(&line, script, sh->kind);
+	v = argv(c, sh, sh->ctl[k], viamaster, line.s);
+	free(line.s);
+	return v;
 }
 
 int
 sshconn_run(const struct sshconn *c, const struct sshhost *sh, unsigned k,
-    const char *cmdline, int in_fd, int out_fd, char *err)
+    const char *script, int in_fd, int out_fd, char *err)
 {
-	char **v = sshconn_argv(c, sh, k, cmdline);
+	char **v = sshconn_argv(c, sh, k, script);
 	int rc = sidecmd_run(v, in_fd, out_fd, err, sizeof(sh->err));
 
 	free(v);
@@ -171,23 +179,23 @@ sshconn_connect(struct sshconn *c, struct sshhost *hs, size_t n,
 }
 
 void
-sshconn_cpus(struct sshconn *c, struct sshhost *hs, size_t n,
-    const unsigned char *ask, unsigned *cpus)
+sshconn_probe(struct sshconn *c, struct sshhost *hs, size_t n,
+    unsigned *cpus)
 {
 	struct sidecmd *sc = xcalloc(n + 1, sizeof(*sc));
 	int *out = xcalloc(n + 1, sizeof(*out));
-	char **v, buf[32], err[sizeof(hs->err)];
+	char **v, buf[512], *nl, err[sizeof(hs->err)];
 	ssize_t got;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		cpus[i] = 0;
 		out[i] = -1;
-		if (!ask[i] || hs[i].nctl == 0 ||
-		    (out[i] = sidecmd_tmpfile()) < 0)
+		if (hs[i].nctl == 0 || (out[i] = sidecmd_tmpfile()) < 0)
 			continue;
-		v = sshconn_argv(c, &hs[i], 0, "nproc 2>/dev/null || "
-		    "getconf _NPROCESSORS_ONLN");
+		/* (quoted as for sh, which csh and fish read alike here) */
+		v = sshconn_argv(c, &hs[i], 0, "echo \"$SHELL\"; nproc "
+		    "2>/dev/null || getconf _NPROCESSORS_ONLN");
 		sidecmd_start(&sc[i], v, -1, out[i]);
 		free(v);
 	}
@@ -197,7 +205,11 @@ sshconn_cpus(struct sshconn *c, struct sshhost *hs, size_t n,
 		if (sidecmd_wait(&sc[i], err, sizeof(err)) == 0 &&
 		    (got = pread(out[i], buf, sizeof(buf) - 1, 0)) > 0) {
 			buf[got] = '\0';
-			cpus[i] = (unsigned)strtoul(buf, NULL, 10);
+			if ((nl = strchr(buf, '\n')) != NULL) {
+				*nl = '\0';
+				hs[i].kind = shell_kind(buf);
+				cpus[i] = (unsigned)strtoul(nl + 1, NULL, 10);
+			}
 		}
 		close(out[i]);
 	}
@@ -207,7 +219,7 @@ sshconn_cpus(struct sshconn *c, struct sshhost *hs, size_t n,
 
 void
 sshconn_each(struct sshconn *c, struct sshhost *hs, size_t n,
-    const unsigned char *run, const char *cmdline, unsigned char *ok)
+    const unsigned char *run, const char *script, unsigned char *ok)
 {
 	struct sidecmd *sc = xcalloc(n + 1, sizeof(*sc));
 	char **v, err[sizeof(hs->err)];
@@ -217,7 +229,7 @@ sshconn_each(struct sshconn *c, struct sshhost *hs, size_t n,
 		ok[i] = 0;
 		if (!run[i] || hs[i].nctl == 0)
 			continue;
-		v = sshconn_argv(c, &hs[i], 0, cmdline);
+		v = sshconn_argv(c, &hs[i], 0, script);
 		sidecmd_start(&sc[i], v, -1, -1);
 		free(v);
 	}

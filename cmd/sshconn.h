@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "hosts.h"
+#include "template.h"
 
 /* Sessions one connection carries at once: OpenSSH's sshd allows 10 by
  * default (MaxSessions), and a session past them is refused. */
@@ -20,6 +21,9 @@ struct sshhost {
 	char **ctl;		/* the masters' sockets, ctl[0..nctl) open */
 	unsigned nctl;
 	unsigned nsock;		/* sockets named: ctl[0..nsock) */
+	enum shellkind kind;	/* its login shell's quoting, which every
+				 * command line sent there gets (sshd runs
+				 * it with $SHELL -c) */
 	char err[512];		/* why the last one failed to open */
 };
 
@@ -34,25 +38,27 @@ struct sshconn *sshconn_new(const char *ssh);
 void sshconn_connect(struct sshconn *c, struct sshhost *hs, size_t n,
     const unsigned *want);
 
-/* Each host's number of CPUs (nproc over its first connection), for the
- * hosts with ask[i] set; 0 if unknown. */
-void sshconn_cpus(struct sshconn *c, struct sshhost *hs, size_t n,
-    const unsigned char *ask, unsigned *cpus);
+/* Ask each connected host, over its first connection, its login shell
+ * (which sets its kind) and its number of CPUs (cpus[i], 0 if unknown). */
+void sshconn_probe(struct sshconn *c, struct sshhost *hs, size_t n,
+    unsigned *cpus);
 
-/* Run cmdline on each host i with run[i] set, all at once, through its
+/* Run script on each host i with run[i] set, all at once, through its
  * first connection; ok[i] is whether it exited 0. */
 void sshconn_each(struct sshconn *c, struct sshhost *hs, size_t n,
-    const unsigned char *run, const char *cmdline, unsigned char *ok);
+    const unsigned char *run, const char *script, unsigned char *ok);
 
-/* The argv (one free()) that runs cmdline on host sh through master k. */
+/* The argv (one free()) that runs script, a POSIX shell script, on host
+ * sh through master k: as `exec /bin/sh -c SCRIPT`, quoted for the host's
+ * login shell. */
 char **sshconn_argv(const struct sshconn *c, const struct sshhost *sh,
-    unsigned k, const char *cmdline);
+    unsigned k, const char *script);
 
-/* Run cmdline on host sh through master k, stdin from in_fd, stdout to
+/* Run script on host sh through master k, stdin from in_fd, stdout to
  * out_fd (-1: /dev/null); ssh's last stderr line into err (512 bytes).
  * Returns ssh's exit value, or -errno. */
 int sshconn_run(const struct sshconn *c, const struct sshhost *sh,
-    unsigned k, const char *cmdline, int in_fd, int out_fd, char *err);
+    unsigned k, const char *script, int in_fd, int out_fd, char *err);
 
 /* After an exit of 255 through master k: 0 if it is up, 1 if it was
  * down and is open again, -1 if it cannot be opened (err says why). */

@@ -378,3 +378,158 @@ hosts = sorted(e.get("host", ":") for e in ends)
 assert hosts == sorted([sys.argv[1], ":"]), hosts
 PY
 }
+
+# The review's findings, each with what showed it.
+
+@test "-S : with --return: no crash, the file is where the job wrote it" {
+	rx -S : --return x.out 'echo {} > x.out' ::: 1
+	[ "$st" -eq 0 ]
+	[ "$(cat x.out)" = 1 ]
+	[ -z "$(find . -name '*wspx*')" ]
+}
+
+@test "a master killed under several jobs: every one of them runs again" {
+	u=$$$RANDOM
+	"$WSPX" --ssh "$MYSSH" -S "3/$LOGIN" --joblog log \
+	    "sleep 2; echo done {} # $u" ::: 1 2 3 > out 2> err & pid=$!
+	# (the jobs run by then; the master is ssh -f's child, the one left)
+	sleep 1.2
+	m=$(pgrep -f "wspx-ssh-[^ ]*/0\.0 -p $SSH_PORT -M")
+	[ "$(echo "$m" | wc -w)" -eq 1 ]
+	kill "$m"
+	st=0
+	wait $pid || st=$?
+	cat err >&2
+	[ "$st" -eq 0 ]
+	[ "$(sort out)" = "$(printf 'done %s\n' 1 2 3)" ]
+	# each ran twice: 255 (lost), then 0
+	[ "$(tail -n +2 log | cut -f7 | sort | uniq -c | awk '{print $1, $2}' |
+	    tr '\n' ' ')" = "3 0 3 255 " ]
+}
+
+@test "a host found down while sending a file: the job goes to another host" {
+	printf 'data\n' > in.txt
+	# host "localhost" connects once, then its sessions and connections
+	# fail as ssh does when the host is gone: 255
+	cat > flaky <<SH
+#!/bin/sh
+case " \$* " in
+*" localhost "*)
+	case " \$* " in
+	*" -M "*) [ -e "$PWD/connected" ] && exit 255
+		touch "$PWD/connected" ;;
+	*) exit 255 ;;
+	esac ;;
+esac
+exec "$MYSSH" "\$@"
+SH
+	chmod +x flaky
+	st=0
+	"$WSPX" --ssh "$PWD/flaky" -S "1/localhost:$SSH_PORT,1/$LOGIN" \
+	    --wd "$PWD/rw" --tf in.txt 'echo {} $(cat in.txt)' ::: 1 2 3 4 \
+	    > out 2> err || st=$?
+	cat err >&2
+	[ "$st" -eq 0 ]
+	[ "$(sort out)" = "$(printf '%s data\n' 1 2 3 4)" ]
+	grep -q "host localhost:$SSH_PORT: connection lost" err
+	! grep -q "could not start" err
+}
+
+@test "a fatal error after connecting leaves no connection behind" {
+	before=$(pgrep -fc "wspx-ssh-.* -p $SSH_PORT -M" || :)
+	rx -S "2/$LOGIN" --joblog /nonexistent/dir/log echo ::: a
+	[ "$st" -eq 255 ]
+	grep -q -- "--joblog /nonexistent/dir/log" err
+	sleep 0.5
+	[ "$(pgrep -fc "wspx-ssh-.* -p $SSH_PORT -M" || :)" = "$before" ]
+}
+
+@test "-X with -S: the lines fit ssh's one argument" {
+	seq 1 100000 > nums
+	rx -S "1/$LOGIN" -X 'echo {} | wc -w' :::: nums
+	[ "$st" -eq 0 ]
+	[ "$(awk '{ s += $1 } END { print s }' out)" -eq 100000 ]
+}
+
+@test "a login shell of the csh family gets commands it can read" {
+	command -v tcsh > /dev/null || skip "tcsh is not installed"
+	# ssh to a host whose login shell is tcsh: as sshd, run the joined
+	# words with $SHELL -c
+	cat > fakessh <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
+shift 2
+[ $# -eq 0 ] && exit 0
+SHELL=/usr/bin/tcsh exec /usr/bin/tcsh -c "$*"
+SH
+	chmod +x fakessh
+	"$WSPX" --ssh "$PWD/fakessh" -S 1/fake -k 'printf "%s|\n" {}' \
+	    ::: "a b" "it's" 'x!y' > out 2> err || { cat err >&2; false; }
+	[ "$(cat out)" = "$(printf 'a b|\nit'"'"'s|\nx!y|')" ]
+}
+
+@test "--return that fails keeps the file there with --cleanup; its directories are made here" {
+	mkdir -p rw
+	rx -S "$LOGIN" --wd "$PWD/rw" --return 'sub/out{}' --return 'gone{}' \
+	    --cleanup 'mkdir -p sub; echo precious > sub/out{}' ::: 1
+	[ "$st" -eq 0 ]
+	[ "$(cat sub/out1)" = precious ]
+	grep -q -- "--return gone1" err
+	# the fetched one is removed there, the one that did not come is not
+	# there to remove; nothing half-made here
+	[ ! -e rw/sub/out1 ]
+	[ -z "$(find . -name '*.wspx-*')" ]
+}
+
+@test "--tf of one file to jobs on one host, --cleanup: none loses it while running" {
+	printf 'shared\n' > common.dat
+	# (the first sends it, the others find it there; the first ends,
+	# and cleans up, while the others still sleep)
+	rx -S "4/$LOGIN" --delay 0.5 --wd "$PWD/rw" --tf common.dat --cleanup \
+	    'sleep {}; cat common.dat' ::: 1.5 4 4 4
+	[ "$st" -eq 0 ]
+	[ "$(grep -c shared out)" -eq 4 ]
+	[ ! -e rw/common.dat ]
+}
+
+@test "--tf keeps a file's mode there; --return makes files as umask says" {
+	printf '#!/bin/sh\necho ran\n' > run.sh
+	chmod 750 run.sh
+	rx -S "$LOGIN" --wd "$PWD/rw" --tf run.sh --return 'o{}' \
+	    './run.sh > o{}' ::: 1
+	[ "$st" -eq 0 ]
+	[ "$(cat o1)" = ran ]
+	[ "$(stat -c %a rw/run.sh)" = 750 ]
+	[ "$(stat -c %a o1)" = "$(printf '%o' $((0666 & ~$(umask))))" ]
+}
+
+@test "--tf of a directory: the job does not start, with a message" {
+	mkdir -p adir
+	rx -S "$LOGIN" --wd "$PWD/rw" --tf adir 'echo {}' ::: 1
+	[ "$st" -eq 1 ]
+	grep -q -- "--transfer-file adir: Is a directory" err
+	[ ! -s out ]
+}
+
+@test "--halt soon: a job waiting for its host does not start after the failure" {
+	cat > jobs.yaml <<YAML
+hosts: ["1/$LOGIN", "1/:"]
+jobs:
+  a:
+    on: "$LOGIN"
+    run: sleep 1; exit 1
+  b:
+    on: "$LOGIN"
+    run: echo b started
+YAML
+	rx --halt soon,fail=1 run jobs.yaml
+	[ "$st" -eq 1 ]
+	! grep -q "b started" out
+}
+
+@test "--workdir that is missing here, for jobs here: an error naming it" {
+	rx --workdir "$PWD/nowhere" pwd ::: 1
+	[ "$st" -eq 255 ]
+	grep -q -- "--workdir $PWD/nowhere" err
+	[ ! -s out ]
+}

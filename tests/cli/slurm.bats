@@ -208,3 +208,10 @@ YAML
 	grep -Eq '^a [0-9]+$' out
 	grep -Eq '^b [0-9]+$' out
 }
+
+@test "--slurm --workdir: the steps start in it" {
+	mkdir -p wd
+	inalloc 2 "$WSPX" --slurm --workdir "$PWD/wd" 'pwd; : {}' ::: 1
+	[ "$st" -eq 0 ]
+	[ "$(cat out)" = "$PWD/wd" ]
+}
