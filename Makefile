@@ -50,20 +50,19 @@ CMDHDR = cmd/blocks.h cmd/command.h cmd/events.h cmd/failures.h \
 	cmd/feeder.h cmd/filecuts.h cmd/gates.h cmd/graphrun.h cmd/hosts.h \
 	cmd/input.h \
 	cmd/jobargs.h cmd/jobfilecmd.h cmd/options.h cmd/optvalue.h \
-	cmd/outfiles.h cmd/pipejobs.h cmd/progpath.h cmd/records.h \
+	cmd/outfiles.h cmd/pipejobs.h cmd/placing.h cmd/progpath.h cmd/records.h \
 	cmd/refused.h cmd/remote.h cmd/remotefiles.h cmd/report.h cmd/resume.h cmd/run.h \
-	cmd/running.h cmd/sidecmd.h cmd/slurm.h cmd/sshconn.h \
+	cmd/running.h cmd/sidecmd.h cmd/slurm.h cmd/sshconn.h cmd/sshscript.h \
 	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h \
 	cmd/util.h cmd/zerocopy.h
 CMDOBJ = cmd/blocks.o cmd/command.o cmd/events.o cmd/failures.o \
-	cmd/feeder.o cmd/filecuts.o cmd/gates.o cmd/graphcmd.o \
-	cmd/graphrun.o cmd/graphstate.o cmd/hosts.o cmd/input.o \
-	cmd/jobargs.o cmd/jobfilecmd.o cmd/main.o cmd/options.o \
-	cmd/optvalue.o cmd/outfiles.o cmd/pipejobs.o cmd/progpath.o \
-	cmd/records.o cmd/refused.o cmd/remote.o cmd/remotefiles.o \
-	cmd/report.o cmd/resume.o \
-	cmd/run.o cmd/running.o cmd/shell.o cmd/sidecmd.o cmd/signals.o \
-	cmd/slurm.o cmd/sshconn.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o \
+	cmd/feeder.o cmd/filecuts.o cmd/gates.o cmd/graphcmd.o cmd/graphrun.o \
+	cmd/graphstate.o cmd/hosts.o cmd/input.o cmd/jobargs.o cmd/jobfilecmd.o \
+	cmd/main.o cmd/options.o cmd/optvalue.o cmd/outfiles.o cmd/pipejobs.o \
+	cmd/placing.o cmd/progpath.o cmd/records.o cmd/refused.o cmd/remote.o \
+	cmd/remotefiles.o cmd/report.o cmd/resume.o cmd/run.o cmd/running.o \
+	cmd/shell.o cmd/sidecmd.o cmd/signals.o cmd/slurm.o cmd/sshconn.o \
+	cmd/sshscript.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o \
 	cmd/zerocopy.o
 UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/job tests/unit/policy tests/unit/sysload \

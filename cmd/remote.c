@@ -6,17 +6,9 @@
  * each SSHCONN_SESSIONS of its slots, and a job's ssh goes through the
  * master of its host slot, so a job costs a session, not a handshake.
  *
- * A remote job runs as `exec /bin/sh -c SCRIPT` (the login shell reads
- * only that line), and SCRIPT goes to the directory, exports --env's
- * variables and the job's numbers, and runs the command line in a
- * subshell with stdin from /dev/null.  Beside it a watcher reads the
- * session's stdin, which wspx keeps open and never writes: when the
- * local ssh goes away (killed by a timeout, a halt now, a signal), the
- * session closes, the read ends, and the watcher sends SIGTERM to the
- * session's process group (sshd made the login shell a session leader),
- * then SIGKILL after the grace of
- * --termtimeout.  Without it the remote job would go on
- * running with no one to read its output.
+ * A remote job runs as the script of sshscript.c, whose stdin is a pipe
+ * that the executor closes when it tells the job to end (hangup_fd): the
+ * session's stdin ends, and the script's watcher ends the job there.
  *
  * Exit 255 is ssh's own failure, or the job's own exit value: after one,
  * the connection is checked (-O check, then one reconnect).  If it is
@@ -44,10 +36,10 @@
 #include "optvalue.h"
 #include "remotefiles.h"
 #include "sshconn.h"
+#include "sshscript.h"
 #include "template.h"
 #include "util.h"
 
-extern char **environ;
 
 enum { MAXFAILS = 3, ERRLEN = 512 };
 
@@ -242,25 +234,6 @@ setfree(struct remote *rm)
 	}
 }
 
-/* "export A='v' B='w';" for the --env names that are set. */
-static char *
-makeexports(const struct remoteconf *rc)
-{
-	struct buf b = { NULL, 0, 0 };
-	const char *v;
-	size_t i;
-
-	bufadds(&b, "");
-	for (i = 0; i < rc->nenv; i++) {
-		if ((v = getenv(rc->env[i])) == NULL)
-			continue;
-		bufprintf(&b, "export %s=", rc->env[i]);
-		quote(&b, v, SHELL_POSIX);
-		bufadds(&b, "; ");
-	}
-	return buftake(&b);
-}
-
 static char *
 thisdir(void)
 {
@@ -296,7 +269,7 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 	}
 	rm->workdir = rc->workdir == NULL || strcmp(rc->workdir, ".") == 0 ?
 	    thisdir() : xstrdup(rc->workdir);
-	rm->exports = makeexports(rc);
+	rm->exports = sshscript_exports(rc->env, rc->nenv);
 	rm->files = remotefiles_new(rc, plain, tmplflags);
 	WSPX_MUST(pthread_mutex_init(&rm->lock, NULL));
 	WSPX_MUST(pthread_cond_init(&rm->freed, NULL));
@@ -386,84 +359,12 @@ masterof(const struct remotejob *rj)
 	return rj->hostslot / SSHCONN_SESSIONS;
 }
 
-/* Whether s is one of wspx's own environment's strings. */
-static bool
-inherited(const char *s)
-{
-	char **e;
-
-	for (e = environ; *e != NULL; e++)
-		if (*e == s)
-			return true;
-	return false;
-}
-
-/* Export what the job's own environment (a job file's env:) sets: the
- * host's session has only its own.  A job file's environment holds wspx's
- * own strings and its settings (graphcmd.c), so a string that is not one
- * of wspx's is a setting, even of the value wspx has.  Left out: what the
- * script sets itself, and WSPX_OUTPUT, a file here. */
-static void
-ownenv(struct buf *b, char *const *envp)
-{
-	static const char *const skip[] = { "WSPX_SEQ=", "WSPX_SLOT=",
-		"PARALLEL_SEQ=", "PARALLEL_JOBSLOT=", "WSPX_OUTPUT=" };
-	const char *eq;
-	size_t i;
-
-	for (; envp != NULL && *envp != NULL; envp++) {
-		if (inherited(*envp) || (eq = strchr(*envp, '=')) == NULL ||
-		    eq == *envp)
-			continue;
-		for (i = 0; i < sizeof(skip) / sizeof(skip[0]) &&
-		    strncmp(*envp, skip[i], strlen(skip[i])) != 0; i++)
-			;
-		if (i < sizeof(skip) / sizeof(skip[0]))
-			continue;
-		bufadds(b, "export ");
-		bufadd(b, *envp, (size_t)(eq - *envp) + 1);
-		quote(b, eq + 1, SHELL_POSIX);
-		bufadds(b, "; ");
-	}
-}
-
-/* The job's script, run by /bin/sh on the host (see the top). */
-static char *
-script(const struct remote *rm, const char *dir,
-    const struct wspx__cmd *cmd, uint64_t seq, unsigned slot)
-{
-	struct buf b = { NULL, 0, 0 };
-	const char *line = cmd->text;
-
-	/* (mkdir, a program, only when cd, a builtin, finds none) */
-	bufadds(&b, "cd -- ");
-	quote(&b, dir, SHELL_POSIX);
-	bufadds(&b, " 2>/dev/null || { mkdir -p -- ");
-	quote(&b, dir, SHELL_POSIX);
-	bufadds(&b, " && cd -- ");
-	quote(&b, dir, SHELL_POSIX);
-	bufadds(&b, "; } || exit 1; ");
-	bufadds(&b, rm->exports);
-	ownenv(&b, cmd->envp);
-	bufprintf(&b, "export WSPX_SEQ=%llu PARALLEL_SEQ=%llu WSPX_SLOT=%u "
-	    "PARALLEL_JOBSLOT=%u; ", (unsigned long long)seq,
-	    (unsigned long long)seq, slot, slot);
-	/* (the watcher's own words then no longer hold the job's) */
-	bufprintf(&b, "exec 3<&0; (trap '' TERM; while read -r _; do :; done; "
-	    "exec /bin/sh -c \"kill -TERM 0; sleep %.3f; kill -KILL 0\") "
-	    "<&3 >/dev/null 2>&1 & w=$!; exec 3<&-; (", rm->rc->grace);
-	bufadds(&b, line);
-	bufadds(&b, "\n) </dev/null; s=$?; kill -KILL $w 2>/dev/null; "
-	    "exit $s");
-	return buftake(&b);
-}
-
 /* cmd becomes the ssh that runs it on the job's host. */
 static int
 wrap(struct remote *rm, struct remotejob *rj, const char *dir,
     struct wspx__cmd *cmd, uint64_t seq, unsigned slot)
 {
-	char *s = script(rm, dir, cmd, seq, slot);
+	char *s = sshscript(dir, rm->exports, cmd, seq, slot, rm->rc->grace);
 	int fds[2], rc;
 
 	if ((rc = wspx__proc_pipe(fds)) != 0) {

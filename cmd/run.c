@@ -41,7 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "command.h"
@@ -54,9 +53,8 @@
 #include "results.h"
 #include "outfiles.h"
 #include "progpath.h"
-#include "remote.h"
+#include "placing.h"
 #include "report.h"
-#include "slurm.h"
 #include "resume.h"
 #include "running.h"
 #include "signals.h"
@@ -98,8 +96,7 @@ struct run {
 	struct wspx__jobserver *jobserver; /* make's, or --jobserver's */
 	bool halted;		/* the halt policy was met */
 	struct signals *signals;
-	struct remote *remote;	/* -S's hosts, or NULL */
-	struct slurm *slurm;	/* --slurm's allocation, or NULL */
+	struct placing placing;	/* where jobs run: -S, --slurm, here */
 };
 
 static void outputfailed(void *ctx, int err);
@@ -132,32 +129,6 @@ build(struct run *r, struct cmdjob *j, unsigned slot, struct wspx__cmd *cmd)
 	return rc;
 }
 
-/* Where the job runs: on a host (-S), as a Slurm step, or here (in
- * --workdir, if given). */
-static int
-place(struct run *r, struct cmdjob *j, unsigned slot, struct wspx__cmd *cmd)
-{
-	int rc;
-
-	if (r->remote != NULL) {
-		rc = remote_place(r->remote, &j->rj, j->on, &j->args,
-		    j->ej.seq, slot, cmd);
-		/* (a job that waited for a host may find the run halting) */
-		if (rc == 0 && (j->ej.always ? wspx__exec_stopped(r->x) :
-		    wspx__exec_halting(r->x))) {
-			remote_release(r->remote, &j->rj);
-			rc = -ECANCELED;
-		}
-		return rc;
-	}
-	if (cmd->dir == NULL)
-		cmd->dir = r->c->remote.workdir;
-	if (r->slurm != NULL)
-		return slurm_place(r->slurm, &j->rj, j->ej.seq,
-		    j->ej.result.attempt, cmd);
-	return 0;
-}
-
 static int
 prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
     struct wspx__cmd *cmd)
@@ -167,7 +138,7 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	int rc;
 
 	if ((rc = build(r, j, slot, cmd)) == 0 && !r->c->dryrun)
-		rc = place(r, j, slot, cmd);
+		rc = placing_place(&r->placing, r->x, j, slot, cmd);
 	return rc;
 }
 
@@ -177,27 +148,8 @@ lost(void *ctx, struct wspx__execjob *ej)
 {
 	struct run *r = ctx;
 
-	return r->remote != NULL && remote_lost(r->remote, &wspx_container_of(
-	    ej, struct cmdjob, ej)->rj, &ej->result);
-}
-
-/* The attempt is over where it ran: its --return files, its host slot,
- * its Slurm step.  Returns the joblog's Host for it. */
-static const char *
-leave(struct run *r, struct cmdjob *j)
-{
-	const struct wspx__result *res = &j->ej.result;
-	const char *host = ":";
-
-	if (r->remote != NULL) {
-		host = remote_hostname(r->remote, &j->rj);
-		remote_ended(r->remote, &j->rj, &j->args, j->ej.seq, res->slot,
-		    res);
-	} else if (r->slurm != NULL) {
-		host = slurm_hostname(r->slurm);
-		slurm_ended(r->slurm, &j->rj, res);
-	}
-	return host;
+	return placing_lost(&r->placing, wspx_container_of(ej, struct cmdjob,
+	    ej));
 }
 
 static void
@@ -220,7 +172,7 @@ ended(void *ctx, struct wspx__execjob *ej)
 {
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
-	const char *host = leave(r, j);
+	const char *host = placing_ended(&r->placing, j);
 
 	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "",
 	    r->pipes != NULL ? pipejobs_sent(r->pipes, j) : 0, host);
@@ -286,8 +238,7 @@ finished(void *ctx, struct wspx__execjob *ej)
 		wspx__output_note(r->out, b.s, b.len);
 		free(b.s);
 	}
-	if (r->remote != NULL)	/* (now that its end is counted) */
-		remote_release(r->remote, &j->rj);
+	placing_release(&r->placing, j);	/* (its end counted) */
 	countend(r, j);
 	report_finished(&r->rep, ej);
 	if (r->c->feed != NULL) {
@@ -554,7 +505,7 @@ startexec(struct run *r)
 	xo.dry_run = r->c->dryrun;
 	xo.show_command = r->c->showcmd;
 	xo.retries = r->c->retries;
-	xo.rerun = r->remote != NULL;
+	xo.rerun = placing_rerun(&r->placing);
 	xo.retry_delay_ns = (int64_t)(r->c->retrydelay * 1e9);
 	xo.timeout_ns = (int64_t)(r->c->timeout * 1e9);
 	xo.timeout_pct = r->c->timeoutpct;
@@ -642,74 +593,6 @@ fitfiles(struct config *c)
 	c->jobs = fit;
 }
 
-/* The most -m and -X put in a remote job's line by default (-s). */
-#define REMOTE_MAXCHARS	30000
-
-/* The run whose connections and allocation an exit must close: a fatal
- * error, after they are open and before the end of the run. */
-static struct run *openrun;
-
-static void
-closeremote(void)
-{
-	if (openrun == NULL)
-		return;
-	remote_close(openrun->remote);
-	slurm_close(openrun->slurm);
-	openrun->remote = NULL;
-	openrun->slurm = NULL;
-	openrun = NULL;
-}
-
-/* A --workdir where jobs run here must be there: a job's failure would
- * blame its program. */
-static void
-checkworkdir(const struct config *c)
-{
-	struct stat st;
-	size_t i;
-	bool here = c->remote.hosts.n == 0;
-
-	for (i = 0; i < c->remote.hosts.n; i++)
-		here = here || c->remote.hosts.v[i].local;
-	if (c->remote.workdir == NULL || !here)
-		return;
-	if (stat(c->remote.workdir, &st) != 0)
-		fatal("--workdir %s:", c->remote.workdir);
-	if (!S_ISDIR(st.st_mode))
-		fatal("--workdir %s: not a directory", c->remote.workdir);
-}
-
-/* -S's connections, or --slurm's allocation: they decide how many jobs
- * run at once.  Opened after everything a bad option can stop, and closed
- * by any exit from then on. */
-static void
-openremote(struct run *r, struct config *c)
-{
-	static bool registered;
-
-	checkworkdir(c);
-	if (c->dryrun)
-		return;
-	if (!registered && atexit(closeremote) == 0)
-		registered = true;
-	openrun = r;
-	c->remote.grace = c->termtimeout;
-	/* (past -j's most, the hosts' slots are there to choose from) */
-	if ((r->remote = remote_open(&c->remote, c->plain, c->plus ?
-	    TMPL_PLUS : 0, c->jobs)) != NULL)
-		c->jobs = remote_slots(r->remote) < 65535 ?
-		    remote_slots(r->remote) : 65535;
-	if ((r->slurm = slurm_open(&c->remote, c->remote.jobsspec != NULL ?
-	    c->jobs : 0)) != NULL)
-		c->jobs = slurm_slots(r->slurm);
-	/* (-X's lines go into one argument of ssh, quoted once more for
-	 * the host's shell: a character may take 4 there, and an argument
-	 * has at most 128 KiB) */
-	if (r->remote != NULL && c->maxchars == 0)
-		c->maxchars = REMOTE_MAXCHARS;
-}
-
 /* The input's records into jobs; --show-limits; and with {##} every job
  * made now, to count them. */
 static struct jobargs *
@@ -771,7 +654,7 @@ setup(struct run *r, struct config *c)
 	if (c->results != NULL && !c->dryrun && (rc = wspx__results_open(
 	    &r->results, c->results, outputfailed, r)) != 0)
 		fatal("--results %s: %s", c->results, strerror(-rc));
-	openremote(r, c);
+	placing_open(&r->placing, c);
 	fitfiles(c);
 	r->running = r->rep.running = running_new(c->jobs);
 	wspx__proc_widen_pipe(STDOUT_FILENO);
@@ -837,7 +720,7 @@ cancelledby(struct run *r, int sig)
 static void
 teardown(struct run *r)
 {
-	closeremote();
+	placing_close(&r->placing);
 	wspx__exec_free(r->x);
 	wspx_blocking_free(r->bp);
 	wspx_pool_free(r->pool);
