@@ -162,17 +162,6 @@ hosts_file(struct hostlist *hl, const char *path)
 	fclose(f);
 }
 
-const struct host *
-hosts_find(const struct hostlist *hl, const char *spec)
-{
-	size_t i;
-
-	for (i = 0; i < hl->n; i++)
-		if (strcmp(hl->v[i].spec, spec) == 0)
-			return &hl->v[i];
-	return NULL;
-}
-
 void
 hosts_free(struct hostlist *hl)
 {

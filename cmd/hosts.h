@@ -40,9 +40,6 @@ struct wspx__jobfile;
 void hosts_jobfile(struct remoteconf *rc, const struct wspx__jobfile *jf,
     const char *file);
 
-/* The host whose spec is spec, or NULL. */
-const struct host *hosts_find(const struct hostlist *hl, const char *spec);
-
 void hosts_free(struct hostlist *hl);
 
 #endif /* WSPX_HOSTS_H */

@@ -20,7 +20,6 @@
 #include "util.h"
 
 /* The most jobs at once (slot numbers are 16-bit in the runtime). */
-#define MAXJOBS		65535
 
 void
 badvalue(const char *opt, const char *value, const char *why)

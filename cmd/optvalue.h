@@ -28,7 +28,10 @@ unsigned long long parsecount0(const char *opt, const char *s,
  * 1 byte, less than 2 GiB.  -N (--pipepart): N parts per job slot. */
 void setblock(struct config *c, const char *opt, const char *v);
 
-/* -j: N, N%, +N, -N, 0 (one job per CPU); at least 1, at most 65535. */
+/* The most jobs at once, for -j and for the hosts of -S together. */
+#define MAXJOBS		65535
+
+/* -j: N, N%, +N, -N, 0 (one job per CPU); at least 1, at most MAXJOBS. */
 unsigned parsejobs(const char *opt, const char *s);
 
 /* The same, against a host's ncpus CPUs rather than this machine's. */

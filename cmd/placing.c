@@ -6,11 +6,11 @@
  */
 #include "placing.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 #include "../lib/job.h"
+#include "optvalue.h"
 #include "remote.h"
 #include "run.h"
 #include "slurm.h"
@@ -21,9 +21,6 @@
  * shell (a character may take 4 there), and an argument has at most
  * 128 KiB. */
 #define REMOTE_MAXCHARS	30000
-
-/* The most jobs at once, as -j's. */
-#define MAXJOBS		65535
 
 /* What an exit must close: set while open. */
 static struct placing *opened;
@@ -80,22 +77,12 @@ placing_open(struct placing *p, struct config *c)
 }
 
 int
-placing_place(struct placing *p, struct wspx__exec *x, struct cmdjob *j,
-    unsigned slot, struct wspx__cmd *cmd)
+placing_place(struct placing *p, struct cmdjob *j, unsigned slot,
+    struct wspx__cmd *cmd)
 {
-	int rc;
-
-	if (p->remote != NULL) {
-		rc = remote_place(p->remote, &j->rj, j->on, &j->args,
+	if (p->remote != NULL)
+		return remote_place(p->remote, &j->rj, j->on, &j->args,
 		    j->ej.seq, slot, cmd);
-		/* (a job that waited for a host may find the run halting) */
-		if (rc == 0 && (j->ej.always ? wspx__exec_stopped(x) :
-		    wspx__exec_halting(x))) {
-			remote_release(p->remote, &j->rj);
-			rc = -ECANCELED;
-		}
-		return rc;
-	}
 	if (cmd->dir == NULL)
 		cmd->dir = p->c->remote.workdir;
 	if (p->slurm != NULL)

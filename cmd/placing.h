@@ -11,7 +11,6 @@
 struct config;
 struct cmdjob;
 struct wspx__cmd;
-struct wspx__exec;
 
 struct placing {
 	const struct config *c;
@@ -24,10 +23,10 @@ struct placing {
  * default -s); an exit from now on closes them. */
 void placing_open(struct placing *p, struct config *c);
 
-/* Place an attempt of j, whose command is built: returns 0 or -errno
- * (-ECANCELED: x started halting while it waited for a host). */
-int placing_place(struct placing *p, struct wspx__exec *x, struct cmdjob *j,
-    unsigned slot, struct wspx__cmd *cmd);
+/* Place an attempt of j, whose command is built (it may wait for a slot
+ * of its host): returns 0 or -errno. */
+int placing_place(struct placing *p, struct cmdjob *j, unsigned slot,
+    struct wspx__cmd *cmd);
 
 /* Whether j's attempt was lost with its host: it runs again. */
 bool placing_lost(struct placing *p, struct cmdjob *j);

@@ -40,7 +40,6 @@
 #include "template.h"
 #include "util.h"
 
-
 enum { MAXFAILS = 3, ERRLEN = 512 };
 
 struct rhost {
@@ -66,7 +65,6 @@ struct remote {
 	char *workdir;		/* the remote jobs' directory */
 	char *exports;		/* "export A='v';" for --env */
 	struct remotefiles *files;
-	unsigned total;
 	pthread_mutex_t lock;
 	pthread_cond_t freed;	/* a host slot is free, or a host left */
 };
@@ -84,7 +82,6 @@ hostout(struct remote *rm, struct rhost *rh, const char *why)
 	WSPX_MUST(pthread_mutex_lock(&rm->lock));
 	if (!rh->out) {
 		rh->out = true;
-		rm->total -= rh->slots;
 		warn("host %s: %s; not using it", hostof(rh)->spec, why);
 	}
 	WSPX_MUST(pthread_cond_broadcast(&rm->freed));
@@ -214,7 +211,7 @@ findshared(struct remote *rm)
 	free(run);
 }
 
-/* The hosts' free slot stacks, slot 0 on top; and the total. */
+/* The hosts' free slot stacks, slot 0 on top. */
 static void
 setfree(struct remote *rm)
 {
@@ -229,8 +226,6 @@ setfree(struct remote *rm)
 			rh->free[k] = rh->slots - 1 - k;
 		rh->nfree = rh->slots;
 		rh->gen = xcalloc(rh->sh->nsock + 1, sizeof(*rh->gen));
-		if (!rh->out)
-			rm->total += rh->slots;
 	}
 }
 
@@ -278,7 +273,7 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 	connectmore(rm);
 	findshared(rm);
 	setfree(rm);
-	if (rm->total == 0) {
+	if (remote_slots(rm) == 0) {
 		remote_close(rm);
 		fatal("no host to run jobs on");
 	}
@@ -288,7 +283,14 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 unsigned
 remote_slots(const struct remote *rm)
 {
-	return rm->total;
+	unsigned total = 0;
+	size_t i;
+
+	/* (at the start: then only this thread touches out) */
+	for (i = 0; i < rm->nhosts; i++)
+		if (!rm->hosts[i].out)
+			total += rm->hosts[i].slots;
+	return total;
 }
 
 /* A host for an attempt, and a slot of it, taken: the pinned host, or

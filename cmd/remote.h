@@ -59,7 +59,8 @@ struct remote;
 struct remote *remote_open(const struct remoteconf *rc, const char *plain,
     int tmplflags, unsigned localjobs);
 
-/* The jobs that may run at once: the live hosts' slots. */
+/* The jobs that may run at once: the live hosts' slots.  At the start,
+ * on the thread that opened rm. */
 unsigned remote_slots(const struct remote *rm);
 
 /* Place an attempt of a job whose command is built: pick a host (on: its

@@ -138,7 +138,7 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	int rc;
 
 	if ((rc = build(r, j, slot, cmd)) == 0 && !r->c->dryrun)
-		rc = placing_place(&r->placing, r->x, j, slot, cmd);
+		rc = placing_place(&r->placing, j, slot, cmd);
 	return rc;
 }
 
@@ -239,6 +239,8 @@ finished(void *ctx, struct wspx__execjob *ej)
 		free(b.s);
 	}
 	placing_release(&r->placing, j);	/* (its end counted) */
+	/* (--files: a job stopped after its file was made, before it ran) */
+	outfiles_ended(r->out, NULL, &j->outfile, true);
 	countend(r, j);
 	report_finished(&r->rep, ej);
 	if (r->c->feed != NULL) {

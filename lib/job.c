@@ -721,6 +721,11 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 		r->error = -ECANCELED;
 	else
 		r->error = x->o.ops->prepare(x->o.ctx, job, r->slot, &cmd);
+	/* (prepare may wait, as for a remote host's slot: a stop or halt
+	 * meanwhile keeps the job from starting; the caller's finished
+	 * undoes what prepare did) */
+	if (r->error == 0 && refuses(x, job))
+		r->error = -ECANCELED;
 	if (r->error == 0 && job->oj == NULL && (r->error =
 	    wspx__output_open(x->o.output, job->seq, job->tag, &job->oj)) == 0) {
 		job->opened = true;

@@ -104,8 +104,10 @@ struct wspx__execjob {
 
 struct wspx__exec_ops {
 	/* Build job's command, for slot (1..slots).  Called on a blocking
-	 * thread just before the job starts.  Returns 0 or -errno (the job
-	 * then fails with that error). */
+	 * thread just before the job starts; it may wait.  Returns 0 or
+	 * -errno (the job then fails with that error).  A stop or halt
+	 * that comes meanwhile keeps the job from starting: the command
+	 * is freed, its fds closed, and finished is called. */
 	int (*prepare)(void *ctx, struct wspx__execjob *job, unsigned slot,
 	    struct wspx__cmd *cmd);
 	/* Whether the attempt that just ran was lost with the place it ran
