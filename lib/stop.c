@@ -12,6 +12,10 @@
  *   a halt: soon starts nothing new; now is a stop with SIGTERM, and
  *     SIGKILL for all at the end of the grace (the watchdog again).
  *
+ * Each time one of these tells a job to end (not a suspend), the job's
+ * hangup fd (a remote job's session) is closed, under the same slot
+ * lock, at most once: the slot forgets it as it closes it.
+ *
  * The atomics are hints read relaxed: each decision to signal is made
  * under a slot lock, which orders it with the registration it races.
  */
