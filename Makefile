@@ -18,57 +18,103 @@ STACK_ARGS = 8 1000000
 SLEEP_ARGS = 4 200000
 POOL_ARGS = 4 200000
 BLOCKING_ARGS =
-JOB_ARGS = 20
+EXEC_ARGS = 20
 
 VERSION = 0.1.0
-ALL_CPPFLAGS = $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L -Ilib $(YAML_CFLAGS)
+ALL_CPPFLAGS = $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L -Ilib -Icmd \
+	$(YAML_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 YAML_CFLAGS =
 YAML_LIBS = -lyaml
-ALL_LDFLAGS = $(LDFLAGS) -pthread $(YAML_LIBS)
+# The library links nothing but threads; the program and the engine's
+# tests link libyaml too.
+LIB_LDFLAGS = $(LDFLAGS) -pthread
+ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS)
 
-LIBHDR = lib/arena.h lib/atomic.h lib/blocking.h lib/builtin.h \
-	lib/builtins.h lib/deque.h lib/diag.h lib/duration.h lib/exec.h \
-	lib/glob.h lib/graph.h lib/halt.h lib/jobcheck.h lib/job.h \
-	lib/jobfile.h lib/jobserver.h lib/joblog.h lib/matrix.h lib/median.h \
-	lib/output.h lib/pool.h lib/proc.h lib/pump.h lib/results.h \
-	lib/sha256.h lib/sleep.h lib/stack.h lib/strtab.h lib/sysload.h \
-	lib/thread.h lib/timer.h lib/uptodate.h lib/watchdog.h lib/wspx.h \
-	lib/yamldoc.h
-LIBOBJ = lib/arena.o lib/blocking.o lib/builtinfs.o lib/builtinrm.o \
-	lib/builtins.o lib/builtinwait.o lib/deque.o lib/diag.o \
-	lib/duration.o lib/error.o lib/forkjoin.o lib/gate.o lib/glob.o \
-	lib/graph.o lib/halt.o lib/job.o lib/jobcheck.o lib/jobcond.o \
-	lib/jobexpr.o lib/jobfile.o lib/jobserver.o lib/joblog.o \
-	lib/matrix.o lib/median.o lib/outcome.o lib/output.o lib/pool.o \
-	lib/proc.o lib/pump.o lib/results.o lib/sha256.o lib/sleep.o \
-	lib/stack.o lib/stop.o lib/strtab.o lib/sysload.o lib/thread.o \
-	lib/timer.o lib/uptodate.o lib/watchdog.o lib/yamldoc.o
-LIBPIC = $(LIBOBJ:.o=.po)
-CMDHDR = cmd/blocks.h cmd/command.h cmd/events.h cmd/failures.h \
-	cmd/feeder.h cmd/filecuts.h cmd/gates.h cmd/graphrun.h cmd/hosts.h \
-	cmd/input.h \
-	cmd/jobargs.h cmd/jobfilecmd.h cmd/options.h cmd/optvalue.h \
-	cmd/outfiles.h cmd/pipejobs.h cmd/placing.h cmd/progpath.h cmd/records.h \
-	cmd/refused.h cmd/remote.h cmd/remotefiles.h cmd/report.h cmd/resume.h cmd/run.h \
-	cmd/running.h cmd/sidecmd.h cmd/slurm.h cmd/sshconn.h cmd/sshscript.h \
-	cmd/shell.h cmd/signals.h cmd/stats.h cmd/status.h cmd/template.h \
-	cmd/util.h cmd/zerocopy.h
-CMDOBJ = cmd/blocks.o cmd/command.o cmd/events.o cmd/failures.o \
-	cmd/feeder.o cmd/filecuts.o cmd/gates.o cmd/graphcmd.o cmd/graphrun.o \
-	cmd/graphstate.o cmd/hosts.o cmd/input.o cmd/jobargs.o cmd/jobfilecmd.o \
-	cmd/main.o cmd/options.o cmd/optvalue.o cmd/outfiles.o cmd/pipejobs.o \
-	cmd/placing.o cmd/progpath.o cmd/records.o cmd/refused.o cmd/remote.o \
-	cmd/remotefiles.o cmd/report.o cmd/resume.o cmd/run.o cmd/running.o \
-	cmd/shell.o cmd/sidecmd.o cmd/signals.o cmd/slurm.o cmd/sshconn.o \
-	cmd/sshscript.o cmd/stats.o cmd/status.o cmd/template.o cmd/util.o \
-	cmd/zerocopy.o
-UNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
-	tests/unit/blocking tests/unit/job tests/unit/policy tests/unit/sysload \
-	tests/unit/jobserver tests/unit/yamldoc tests/unit/sha256 \
-	tests/unit/glob tests/unit/uptodate tests/unit/timer \
-	tests/unit/builtins tests/unit/graph
+# The library, folder by folder (lib/*/README says what each is for).
+# libwspx (installed) is the runtime alone: runtime/, os/, and error.o of
+# base/; the wspx program links the engine, the rest, over it.
+BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
+	lib/base/clock.h lib/base/median.h lib/base/sha256.h \
+	lib/base/size.h lib/base/strtab.h lib/base/yamldoc.h
+OSHDR = lib/os/proc.h lib/os/sysload.h lib/os/thread.h lib/os/tmp.h \
+	lib/os/zerocopy.h
+RUNTIMEHDR = lib/runtime/atomic.h lib/runtime/blocking.h \
+	lib/runtime/deque.h lib/runtime/graph.h lib/runtime/pool.h \
+	lib/runtime/sleep.h lib/runtime/stack.h lib/runtime/timer.h \
+	lib/runtime/watchdog.h
+EXECHDR = lib/exec/exec.h lib/exec/exec_int.h lib/exec/halt.h \
+	lib/exec/spill.h \
+	lib/exec/joblog.h lib/exec/jobserver.h lib/exec/output.h \
+	lib/exec/pump.h lib/exec/results.h
+BUILTINSHDR = lib/builtins/builtin.h lib/builtins/builtin_int.h
+JOBFILEHDR = lib/jobfile/glob.h lib/jobfile/jobfile.h \
+	lib/jobfile/jobfile_int.h lib/jobfile/matrix.h lib/jobfile/uptodate.h
+LIBHDR = lib/wspx.h $(BASEHDR) $(OSHDR) $(RUNTIMEHDR) $(EXECHDR) \
+	$(BUILTINSHDR) $(JOBFILEHDR)
+WSPXOBJ = lib/base/error.o \
+	lib/os/proc.o lib/os/sysload.o lib/os/thread.o lib/os/tmp.o \
+	lib/os/zerocopy.o \
+	lib/runtime/blocking.o lib/runtime/deque.o lib/runtime/forkjoin.o \
+	lib/runtime/graph.o lib/runtime/pool.o lib/runtime/sleep.o \
+	lib/runtime/stack.o lib/runtime/timer.o lib/runtime/watchdog.o
+ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
+	lib/base/median.o lib/base/sha256.o lib/base/size.o \
+	lib/base/strtab.o lib/base/yamldoc.o \
+	lib/exec/attempt.o lib/exec/exec.o lib/exec/gate.o lib/exec/halt.o \
+	lib/exec/joblog.o lib/exec/jobserver.o lib/exec/outcome.o \
+	lib/exec/output.o lib/exec/pump.o lib/exec/results.o \
+	lib/exec/spill.o lib/exec/stop.o \
+	lib/builtins/builtin.o lib/builtins/fs.o lib/builtins/rm.o \
+	lib/builtins/wait.o \
+	lib/jobfile/glob.o lib/jobfile/jobcheck.o lib/jobfile/jobcond.o \
+	lib/jobfile/jobexpr.o lib/jobfile/jobfile.o lib/jobfile/matrix.o \
+	lib/jobfile/uptodate.o
+LIBOBJ = $(WSPXOBJ) $(ENGINEOBJ)
+LIBPIC = $(WSPXOBJ:.o=.po)
+# The program, folder by folder (cmd/*/README says what each is for).
+CMDHDR = cmd/util/buf.h cmd/util/slots.h cmd/util/util.h \
+	cmd/input/command.h cmd/input/input.h cmd/input/jobargs.h \
+	cmd/input/perlre.h cmd/input/progpath.h cmd/input/shell.h \
+	cmd/input/shellquote.h cmd/input/template.h cmd/pipe/blocks.h \
+	cmd/pipe/feeder.h cmd/pipe/filecuts.h cmd/pipe/pipejobs.h \
+	cmd/pipe/pipeopts.h cmd/pipe/records.h cmd/remote/hosts.h \
+	cmd/remote/placing.h cmd/remote/remote.h \
+	cmd/remote/remotefiles.h cmd/remote/sidecmd.h cmd/remote/slurm.h \
+	cmd/remote/sshconn.h cmd/remote/sshscript.h cmd/report/events.h \
+	cmd/report/failures.h cmd/report/outfiles.h cmd/report/report.h \
+	cmd/report/resume.h cmd/report/running.h cmd/report/stats.h \
+	cmd/report/status.h cmd/options/config.h cmd/options/options.h \
+	cmd/options/optvalue.h cmd/options/refused.h cmd/run/gates.h \
+	cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
+	cmd/graph/graphrun.h cmd/graph/jobfilecmd.h \
+	cmd/graph/jobselect.h
+CMDOBJ = cmd/util/buf.o cmd/util/slots.o cmd/util/util.o \
+	cmd/input/command.o cmd/input/input.o cmd/input/jobargs.o \
+	cmd/input/perlre.o cmd/input/progpath.o cmd/input/shell.o \
+	cmd/input/shellquote.o cmd/input/template.o cmd/pipe/blocks.o \
+	cmd/pipe/feeder.o cmd/pipe/filecuts.o cmd/pipe/pipejobs.o \
+	cmd/pipe/records.o cmd/remote/hosts.o cmd/remote/placing.o \
+	cmd/remote/remote.o cmd/remote/remotefiles.o \
+	cmd/remote/sidecmd.o cmd/remote/slurm.o cmd/remote/sshconn.o \
+	cmd/remote/sshscript.o cmd/report/events.o cmd/report/failures.o \
+	cmd/report/outfiles.o cmd/report/report.o cmd/report/resume.o \
+	cmd/report/running.o cmd/report/stats.o cmd/report/status.o \
+	cmd/options/options.o cmd/options/optvalue.o \
+	cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
+	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
+	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
+	cmd/graph/jobfilecmd.o cmd/graph/jobselect.o cmd/main.o
+# Unit tests, one per module: those of the runtime and os/, then the
+# engine's.
+RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
+	tests/unit/blocking tests/unit/timer tests/unit/sysload
+ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median \
+	tests/unit/joblog tests/unit/size tests/unit/jobserver \
+	tests/unit/yamldoc tests/unit/sha256 tests/unit/glob \
+	tests/unit/uptodate tests/unit/builtin tests/unit/graph
+UNIT = $(RTUNIT) $(ENGINEUNIT)
 EXAMPLES = examples/forkjoin
 # The commands (and C headers) the README's two commands need.  What is
 # missing is installed by tests/need.sh with apt-get, as root or through
@@ -76,13 +122,14 @@ EXAMPLES = examples/forkjoin
 # another name (ps: procps) is also listed in the table of tests/need.sh.
 # The shells are for the quoting and completion tests, which skip a shell
 # that is missing (tcsh also brings csh); GNU parallel is the reference
-# the joblog and halt tests compare with.  sshd, ssh and Slurm (with
+# the joblog and halt tests compare with; pkg-config finds the installed
+# library for its test.  sshd, ssh and Slurm (with
 # munge) are for the remote tests, which start their own daemons on free
 # ports with ../shared/services/.
 EXAMPLE_TOOLS = cc stdio.h yaml.h make
-CHECK_TOOLS = $(EXAMPLE_TOOLS) nm spin mandoc bats python3 tmux ps bash \
-	dash zsh ksh mksh busybox fish tcsh parallel sshd ssh ssh-keygen \
-	slurmctld slurmd srun munged
+CHECK_TOOLS = $(EXAMPLE_TOOLS) nm pkg-config spin mandoc bats python3 \
+	tmux ps bash dash zsh ksh mksh busybox fish tcsh parallel sshd ssh \
+	ssh-keygen slurmctld slurmd srun munged
 
 all: wspx libwspx.a libwspx.so
 
@@ -94,35 +141,56 @@ all: wspx libwspx.a libwspx.so
 $(LIBOBJ) $(LIBPIC): $(LIBHDR)
 $(CMDOBJ): $(CMDHDR) $(LIBHDR)
 
-wspx: $(CMDOBJ) libwspx.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(CMDOBJ) libwspx.a $(ALL_LDFLAGS)
+wspx: $(CMDOBJ) libwspx-engine.a libwspx.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMDOBJ) libwspx-engine.a libwspx.a \
+	    $(ALL_LDFLAGS)
 
-libwspx.a: $(LIBOBJ)
+# The C library: the runtime alone.
+libwspx.a: $(WSPXOBJ)
 	rm -f $@
-	$(AR) rcs $@ $(LIBOBJ)
+	$(AR) rcs $@ $(WSPXOBJ)
 
-libwspx.so: $(LIBPIC) lib/libwspx.map
+libwspx.so.0: $(LIBPIC) lib/libwspx.map
 	$(CC) $(ALL_CFLAGS) -shared -o $@ -Wl,-soname,libwspx.so.0 \
-	    -Wl,--version-script=lib/libwspx.map $(LIBPIC) $(ALL_LDFLAGS)
+	    -Wl,--version-script=lib/libwspx.map $(LIBPIC) $(LIB_LDFLAGS)
 
-# Unit tests, examples and the benchmark: one program per source, linked
-# to libwspx.a.
+# As installed: the name a program links with, the name it runs with.
+libwspx.so: libwspx.so.0
+	ln -sf libwspx.so.0 $@
+
+# The engine of the wspx program over the library (the job lifecycle,
+# builtins, job files); never installed.
+libwspx-engine.a: $(ENGINEOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(ENGINEOBJ)
+
+# Unit tests, examples and the benchmark: one program per source.
 .c:
-	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ $< libwspx.a $(ALL_LDFLAGS)
-$(UNIT): tests/unit/test.h $(LIBHDR) libwspx.a
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ $< libwspx-engine.a \
+	    libwspx.a $(ALL_LDFLAGS)
+$(UNIT): tests/unit/test.h $(LIBHDR) libwspx.a libwspx-engine.a
 $(EXAMPLES) tests/bench/bench_wspx: lib/wspx.h libwspx.a
+# The example and the benchmark are programs of the library's users: they
+# link libwspx alone.
+examples/forkjoin: examples/forkjoin.c
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ examples/forkjoin.c \
+	    libwspx.a $(LIB_LDFLAGS)
+tests/bench/bench_wspx: tests/bench/bench_wspx.c
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/bench/bench_wspx.c \
+	    libwspx.a $(LIB_LDFLAGS)
 # The pool's test makes calloc fail (a deque that cannot grow); the
 # blocking pool's counts the pool's joins; the executor's sees each batch
 # handed to the blocking pool.
 tests/unit/blocking: tests/unit/blocking.c
 	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/blocking.c \
-	    libwspx.a $(ALL_LDFLAGS) -Wl,--wrap=pthread_join
+	    libwspx.a $(LIB_LDFLAGS) -Wl,--wrap=pthread_join
 tests/unit/pool: tests/unit/pool.c
 	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/pool.c libwspx.a \
-	    $(ALL_LDFLAGS) -Wl,--wrap=calloc
-tests/unit/job: tests/unit/job.c
-	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/job.c libwspx.a \
-	    $(ALL_LDFLAGS) -Wl,--wrap=wspx_blocking_submit_n
+	    $(LIB_LDFLAGS) -Wl,--wrap=calloc
+tests/unit/exec: tests/unit/exec.c
+	$(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -o $@ tests/unit/exec.c \
+	    libwspx-engine.a libwspx.a $(ALL_LDFLAGS) \
+	    -Wl,--wrap=wspx_blocking_submit_n
 
 # The README's first command: build and run the bundled examples: a job
 # graph (twice: the second run finds it up to date), a list of commands
@@ -140,8 +208,8 @@ example-tools:
 check-tools:
 	@CC='$(CC)' sh tests/need.sh 'make check' $(CHECK_TOOLS)
 
-check: check-tools check-unit check-examples check-symbols check-headers \
-	check-model check-man check-cli check-need
+check: check-tools check-layout check-unit check-examples check-symbols \
+	check-headers check-lib check-model check-man check-cli check-need
 
 check-unit: $(UNIT)
 	tests/unit/deque $(DEQUE_ARGS)
@@ -149,8 +217,11 @@ check-unit: $(UNIT)
 	tests/unit/sleep $(SLEEP_ARGS)
 	tests/unit/pool $(POOL_ARGS)
 	tests/unit/blocking $(BLOCKING_ARGS)
-	tests/unit/job $(JOB_ARGS)
-	tests/unit/policy
+	tests/unit/exec $(EXEC_ARGS)
+	tests/unit/halt
+	tests/unit/median
+	tests/unit/joblog
+	tests/unit/size
 	tests/unit/sysload
 	tests/unit/jobserver
 	tests/unit/yamldoc
@@ -158,7 +229,7 @@ check-unit: $(UNIT)
 	tests/unit/glob
 	tests/unit/uptodate
 	tests/unit/timer
-	tests/unit/builtins
+	tests/unit/builtin
 	tests/unit/graph
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
@@ -170,21 +241,32 @@ check-examples: $(EXAMPLES)
 
 # Every global symbol of the library is wspx_ (public, in wspx.h) or
 # wspx__ (internal); the shared library exports only the public ones.
-check-symbols: libwspx.a libwspx.so
-	sh tests/symbols.sh libwspx.a libwspx.so lib/wspx.h
+check-symbols: libwspx.a libwspx.so libwspx-engine.a
+	sh tests/symbols.sh libwspx.a libwspx.so.0 lib/wspx.h libwspx-engine.a
+
+# The layout by role (STYLE.md, section 1): folders, one-way dependencies,
+# unique names, the library's symbol names; and the checker's own tests.
+check-layout: check-tools $(LIBOBJ)
+	sh tests/layout.sh $(LIBOBJ)
+	bats tests/layout.bats
 
 # Every header compiles on its own.
 check-headers:
-	for h in $(LIBHDR); do \
-	    printf '#include "%s"\n' "$${h#lib/}" | \
+	for h in $(LIBHDR) $(CMDHDR); do \
+	    printf '#include "%s"\n' "$${h#*/}" | \
 	    $(CC) $(ALL_CFLAGS) $(ALL_CPPFLAGS) -fsyntax-only -x c - || exit 1; \
 	done
 
-# The Promela model of the sleep protocol (lib/sleep.pml), checked by spin,
-# and its known-bad variants, which must fail: tests/model.sh reads their
-# names from the model's header comment.
+# libwspx(3)'s example against the library in the tree and installed.
+check-lib: check-tools libwspx.a libwspx.so wspx
+	CC='$(CC)' CFLAGS='$(CFLAGS)' LDFLAGS='$(LDFLAGS)' \
+	    bats tests/libwspx.bats
+
+# The Promela model of the sleep protocol (lib/runtime/sleep.pml), checked
+# by spin, and its known-bad variants, which must fail: tests/model.sh
+# reads their names from the model's header comment.
 check-model: check-tools
-	sh tests/model.sh lib/sleep.pml
+	sh tests/model.sh lib/runtime/sleep.pml
 
 check-man: check-tools
 	sh tests/manlint.sh man/*.[0-9]
@@ -224,7 +306,7 @@ install: all
 	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d
 	cp -f wspx $(DESTDIR)$(BINDIR)/wspx
 	cp -f libwspx.a $(DESTDIR)$(LIBDIR)/libwspx.a
-	cp -f libwspx.so $(DESTDIR)$(LIBDIR)/libwspx.so.0
+	cp -f libwspx.so.0 $(DESTDIR)$(LIBDIR)/libwspx.so.0
 	ln -sf libwspx.so.0 $(DESTDIR)$(LIBDIR)/libwspx.so
 	cp -f lib/wspx.h $(DESTDIR)$(INCLUDEDIR)/wspx.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -255,12 +337,14 @@ uninstall:
 	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wspx.fish
 
 clean:
-	rm -f wspx libwspx.a libwspx.so $(LIBOBJ) $(LIBPIC) $(CMDOBJ) \
+	rm -f wspx libwspx.a libwspx.so libwspx.so.0 libwspx-engine.a \
+	    $(LIBOBJ) $(LIBPIC) $(CMDOBJ) \
 	    $(UNIT) \
 	    $(EXAMPLES) tests/bench/bench_wspx
 	rm -rf tests/model.out
 
-.PHONY: all example example-tools check check-tools check-unit \
-	check-examples check-cli check-symbols check-headers check-model \
+.PHONY: all example example-tools check check-tools check-layout \
+	check-unit check-examples check-cli check-symbols check-headers \
+	check-lib check-model \
 	check-man check-need check-asan check-tsan bench install uninstall \
 	clean

@@ -1,6 +1,6 @@
 /*
- * The wspx command: options (options.c), then COMMAND and its input
- * sources, then the run (run.c).
+ * The wspx command: options (options/options.c), then COMMAND and its input
+ * sources, then the run (run/run.c).
  *
  *     wspx [OPTIONS] [--] [COMMAND [ARG...]] [::: ARGS... | :::: FILES...]...
  *
@@ -15,10 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobfilecmd.h"
-#include "options.h"
-#include "optvalue.h"
-#include "run.h"
+#include "graph/jobfilecmd.h"
+#include "options/options.h"
+#include "options/optvalue.h"
+#include "run/run.h"
+#include "util/util.h"
 #include "wspx.h"
 
 /* What the word w separates: 0 nothing, else SEP_LIST (:::) or SEP_FILES
@@ -80,9 +81,7 @@ parsecommand(struct config *c, int argc, char **argv, int i)
 static void
 conflict(const char *what, const char *why)
 {
-	fprintf(stderr, "wspx: %s cannot be combined: %s\n(see wspx "
-	    "--help)\n", what, why);
-	exit(EXIT_USAGE);
+	badusage("%s cannot be combined: %s", what, why);
 }
 
 /* --pipe and --pipepart: what they read, and what goes with them. */
@@ -97,13 +96,10 @@ checkpipe(struct config *c)
 		conflict("--block -N without --pipepart", "only --pipepart "
 		    "knows the input's size");
 	if (!c->pipe) {
-		if (c->roundrobin || c->cat || c->fifo || c->header != NULL) {
-			fprintf(stderr, "wspx: %s needs --pipe or --pipepart\n"
-			    "(see wspx --help)\n", c->roundrobin ?
-			    "--round-robin" : c->cat ? "--cat" : c->fifo ?
-			    "--fifo" : "--header");
-			exit(EXIT_USAGE);
-		}
+		if (c->roundrobin || c->cat || c->fifo || c->header != NULL)
+			badusage("%s needs --pipe or --pipepart",
+			    c->roundrobin ? "--round-robin" : c->cat ?
+			    "--cat" : c->fifo ? "--fifo" : "--header");
 		return;
 	}
 	if (c->ncommand == 0)
@@ -152,17 +148,15 @@ checkremote(struct config *c)
 		conflict("--pipe and -S or --slurm", "remote jobs get no "
 		    "stdin of wspx's");
 	if (!ssh && (rc->ntransfer > 0 || rc->nret > 0 || rc->cleanup)) {
-		fprintf(stderr, "wspx: %s needs -S (see wspx --help)\n",
+		fatal("%s needs -S (see " PROGNAME " --help)",
 		    rc->ntransfer > 0 ? "--transfer-file" : rc->nret > 0 ?
 		    "--return" : "--cleanup");
-		exit(EXIT_USAGE);
 	}
 	if (!rc->slurm && (rc->partition != NULL || rc->slurmargs != NULL ||
 	    rc->slurmcpus > 0)) {
-		fprintf(stderr, "wspx: %s needs --slurm (see wspx --help)\n",
+		fatal("%s needs --slurm (see " PROGNAME " --help)",
 		    rc->partition != NULL ? "--slurm-partition" :
 		    rc->slurmargs != NULL ? "--slurm-args" : "--slurm-cpus");
-		exit(EXIT_USAGE);
 	}
 }
 
@@ -264,13 +258,10 @@ main(int argc, char **argv)
 	if (c.mode == WSPX_OUT_UNGROUP && (c.tag || c.tagstring != NULL))
 		conflict("-u and --tag or --tagstring", "ungrouped output "
 		    "cannot be tagged");
-	if (c.resume != RESUME_NONE && c.joblog == NULL) {
-		fprintf(stderr, "wspx: %s needs --joblog FILE: the joblog of "
-		    "the run to resume\n(see wspx --help)\n", c.resume ==
-		    RESUME ? "--resume" : c.resume == RESUME_FAILED ?
-		    "--resume-failed" : "--retry-failed");
-		exit(EXIT_USAGE);
-	}
+	if (c.resume != RESUME_NONE && c.joblog == NULL)
+		badusage("%s needs --joblog FILE: the joblog of the run to "
+		    "resume", c.resume == RESUME ? "--resume" : c.resume ==
+		    RESUME_FAILED ? "--resume-failed" : "--retry-failed");
 	if (c.resume == RETRY_FAILED) {
 		/* the commands are the joblog's, as in GNU parallel */
 		c.command = NULL;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Check the Promela model of the pool's sleep/wake protocol with spin:
 #
-#	sh tests/model.sh lib/sleep.pml
+#	sh tests/model.sh lib/runtime/sleep.pml
 #
 # First the model as it is, each run an exhaustive search that must pass:
 #   - a safety run: assertions and invalid end states (no never claim);

@@ -1,5 +1,5 @@
 /*
- * wspx's side of the runtime anchor benchmarks (shared/anchors/runtimes):
+ * wspx's side of the runtime anchor benchmarks (make bench, ANCHORS):
  * the same workloads as the Rayon, oneTBB and OpenMP drivers, speaking
  * their protocol
  *

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Job graphs (wspx(5)): what the run of a graph costs.
 
-  anchor:  the graph case of ../shared/anchors/cli/run.sh, rebuilt here
+  anchor:  the graph case of the CLI anchor benchmark, rebuilt here
            (L layers of W `true` jobs, each needing two jobs of the layer
            before), run by wspx, ninja and make with -j2, alternating,
            SHELL=/bin/sh as the anchor sets it; medians and ratios.

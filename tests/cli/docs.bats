@@ -239,11 +239,11 @@ compare() {
 	[ -z "$output" ]
 }
 
-@test "EXIT STATUS of wspx(1) has the statuses of cmd/run.h" {
-	run_h=$BATS_TEST_DIRNAME/../../cmd/run.h
-	max=$(sed -nE 's/.*EXIT_MAXFAILED = ([0-9]+).*/\1/p' "$run_h")
-	many=$(sed -nE 's/.*EXIT_MANYFAILED = ([0-9]+).*/\1/p' "$run_h")
-	usage=$(sed -nE 's/.*EXIT_USAGE = ([0-9]+).*/\1/p' "$run_h")
+@test "EXIT STATUS of wspx(1) has the statuses of cmd/util/util.h" {
+	util_h=$BATS_TEST_DIRNAME/../../cmd/util/util.h
+	max=$(sed -nE 's/.*EXIT_MAXFAILED = ([0-9]+).*/\1/p' "$util_h")
+	many=$(sed -nE 's/.*EXIT_MANYFAILED = ([0-9]+).*/\1/p' "$util_h")
+	usage=$(sed -nE 's/.*EXIT_USAGE = ([0-9]+).*/\1/p' "$util_h")
 	[ -n "$max" ]
 	[ -n "$many" ]
 	[ -n "$usage" ]

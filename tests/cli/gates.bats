@@ -126,11 +126,12 @@ loadabove() {
 }
 
 @test "jobserver client: tokens come back when wspx is interrupted" {
-	printf 'all:\n\t+"$(WSPX)" -j4 "touch started.{}; sleep 30" ::: 1 2 3 || :\n\t+"$(WSPX)" -j4 "%s # {}" ::: 1 2 3 4 5 6\n' "$CONC" > Makefile
+	# (each job notes its parent, wspx, whatever the program's name)
+	printf 'all:\n\t+"$(WSPX)" -j4 "echo \\$$PPID > wspx.pid; touch started.{}; sleep 30" ::: 1 2 3 || :\n\t+"$(WSPX)" -j4 "%s # {}" ::: 1 2 3 4 5 6\n' "$CONC" > Makefile
 	make -s -j3 WSPX="$WSPX" > out 2>&1 &
 	make=$!
 	waitcount 3 'started.*'
-	pkill -TERM -f 'wspx -j4 touch' || pkill -TERM -x wspx
+	kill -TERM "$(cat wspx.pid)"
 	wait "$make"
 	[[ "$(cat out)" != *"INTERNAL"* && "$(cat out)" != *"jobserver tokens"* ]]
 	[ "$(wc -l < peaks)" -eq 6 ]

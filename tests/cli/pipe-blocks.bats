@@ -48,16 +48,17 @@ samepart() {
 # some records ending in '>' instead of a newline; FASTA-like records
 # that start with '>', and the same with '>' for every newline.
 mkinputs() {
-	awk 'BEGIN { srand(7); for (i = 0; i < 1000; i++) {
+	awk 'BEGIN { srand(7); for (i = 0; i < 500; i++) {
 		n = int(rand() * 8); l = substr("0123456789", 1, n) \
 		    sprintf("%0" int(rand() * 300) "d", 0) ; if (n == 0) l = "";
 		printf "%s%s", l, rand() < 0.95 ? "\n" : ">" } }' > lines
-	awk 'BEGIN { srand(11); for (i = 0; i < 300; i++) {
+	awk 'BEGIN { srand(11); for (i = 0; i < 150; i++) {
 		printf ">r%d\n", i; n = int(rand() * 200);
 		for (j = 0; j < n; j++) printf "%s", substr("ACGT",
 		    int(rand() * 4) + 1, 1); printf "\n" } }' > fasta
 	tr '\n' '>' < fasta > gt
 	seq 1 1000 > s1k
+	seq 1 300 > s300
 }
 
 @test "--block: each block ends at the last record end within --block bytes" {
@@ -90,36 +91,59 @@ mkinputs() {
 	[ "$(tail -1 out)" = rest ]
 }
 
-@test "--recend, --recstart, both, and --regexp cut where GNU parallel cuts" {
+# The cuts of --recend, --recstart, both, and --regexp, with stdin as $1
+# (file or pipe), each compared with GNU parallel's.  (One test for each
+# kind of stdin: GNU parallel takes a while for each of these.)
+samecuts() {
+	local b
+
+	for b in 1k 20k; do
+		same $1 fasta --pipe --block $b --recstart '>' -k md5sum
+		same $1 fasta --pipe --block $b --recstart '>' --recend '\n' \
+		    -k md5sum
+		same $1 gt --pipe --block $b --recend '>' -k md5sum
+		same $1 fasta --pipe --block $b --regexp --recstart '^>' -k \
+		    md5sum
+		same $1 lines --pipe --block $b --regexp --recend '0>|\n' -k \
+		    md5sum
+	done
+}
+
+@test "--recend, --recstart, both, and --regexp cut where GNU parallel cuts (a pipe)" {
 	needgnu
 	mkinputs
-	for how in file pipe; do
-		for b in 1k 20k; do
-			same $how fasta --pipe --block $b --recstart '>' -k md5sum
-			same $how fasta --pipe --block $b --recstart '>' \
-			    --recend '\n' -k md5sum
-			same $how gt --pipe --block $b --recend '>' -k md5sum
-			same $how fasta --pipe --block $b --regexp \
-			    --recstart '^>' -k md5sum
-			same $how lines --pipe --block $b --regexp \
-			    --recend '0>|\n' -k md5sum
-		done
-	done
+	samecuts pipe
+}
+
+@test "--recend, --recstart, both, and --regexp cut where GNU parallel cuts (a file)" {
+	needgnu
+	mkinputs
+	samecuts file
 	printf '>a\nAAA\n>b\nBB\n>c\nC\nCC\n>d\nD\n' > fa
 	run "$WSPX" --pipe --recstart '>' --block 12 -k 'echo "[$(cat)]"' < fa
 	[ "$output" = "$(printf '[>a\nAAA]\n[>b\nBB]\n[>c\nC\nCC]\n[>d\nD]')" ]
 }
 
-@test "-N N: N records a block, whatever --block says" {
+# -N's blocks with stdin as $1 (file or pipe), compared with GNU
+# parallel's.
+samecounts() {
+	same $1 s300 --pipe -N 7 -k wc -l
+	same $1 s300 --pipe -N 7 --block 10 -k wc -l
+	same $1 fasta --pipe -N 3 --recstart '>' -k md5sum
+	same $1 fasta --pipe -N 2 --regexp --recstart '^>' -k md5sum
+	same $1 s300 --pipe -N 5 -L 2 -k wc -l
+}
+
+@test "-N N: N records a block, whatever --block says (a pipe)" {
 	needgnu
 	mkinputs
-	for how in file pipe; do
-		same $how s1k --pipe -N 7 -k wc -l
-		same $how s1k --pipe -N 7 --block 10 -k wc -l
-		same $how fasta --pipe -N 3 --recstart '>' -k md5sum
-		same $how fasta --pipe -N 2 --regexp --recstart '^>' -k md5sum
-		same $how s1k --pipe -N 5 -L 2 -k wc -l
-	done
+	samecounts pipe
+}
+
+@test "-N N: N records a block, whatever --block says (a file)" {
+	needgnu
+	mkinputs
+	samecounts file
 	# as GNU parallel's, a first record that is empty joins the next
 	printf '\nx\n\ny\n' > blank
 	same pipe blank --pipe -N 1 -k 'echo "[$(cat)]"'
@@ -210,19 +234,29 @@ mkinputs() {
 	[ "$status" -eq 0 ]
 }
 
+# --pipepart's parts of blocks of $1 bytes, of each input, compared with
+# GNU parallel's.
+samepartcuts() {
+	samepart -a lines --block $1 -k md5sum
+	samepart -a fasta --block $1 --recstart '>' -k md5sum
+	samepart -a fasta --block $1 --recstart '>' --recend '\n' -k md5sum
+	samepart -a gt --block $1 --regexp --recend '[CG]>' -k md5sum
+}
+
+@test "--pipepart: parts of one byte, a record each, as GNU parallel's" {
+	needgnu
+	mkinputs
+	samepartcuts 1
+}
+
 @test "--pipepart: the parts of a file, cut where GNU parallel cuts them" {
 	needgnu
 	mkinputs
 	for b in 10 333 1000; do
-		samepart -a s1k --block $b -k wc -c
+		samepart -a s300 --block $b -k wc -c
 	done
-	for b in 1 3k 100k; do
-		samepart -a lines --block $b -k md5sum
-		samepart -a fasta --block $b --recstart '>' -k md5sum
-		samepart -a fasta --block $b --recstart '>' --recend '\n' -k \
-		    md5sum
-		samepart -a gt --block $b --regexp --recend '[CG]>' -k md5sum
-	done
+	samepartcuts 3k
+	samepartcuts 100k
 	# by default ten parts a job slot, or --block -N: N
 	samepart -a lines -j2 -k md5sum
 	samepart -a lines -j3 --block -2 -k md5sum
@@ -341,10 +375,17 @@ mkinputs() {
 	[ "$(cat out)" = "$(printf '1 1 x\n2 1 x\n3 1 x\n4 1 x\n5 1 x')" ]
 }
 
-@test "a stop ends the jobs and the feeding, even of jobs that do not read" {
-	seq 10000000 > in
-	"$WSPX" --pipe --block 10k -j2 'echo $$ >> pids; sleep 100' < in \
-	    > out 2> err &
+# Start --pipe jobs that never read, their stdin the file in (file) or a
+# pipe that keeps coming (pipe), stop wspx with SIGTERM once they run,
+# and check that it dies of it and that no job is left.
+stopwhilefeeding() {
+	local job='echo $$ >> pids; sleep 100'
+
+	if [ "$1" = file ]; then
+		"$WSPX" --pipe --block 10k -j2 "$job" < in > out 2> err &
+	else
+		yes | "$WSPX" --pipe --block 10k -j2 "$job" > out 2> err &
+	fi
 	pid=$!
 	waituntil test -s pids
 	kill -TERM "$pid"
@@ -352,15 +393,12 @@ mkinputs() {
 	[ "$st" -eq 143 ]
 	allgone pids
 	rm -f pids
-	# the same when stdin is a pipe that keeps coming
-	yes | "$WSPX" --pipe --block 10k -j2 'echo $$ >> pids; sleep 100' \
-	    > out 2> err &
-	pid=$!
-	waituntil test -s pids
-	kill -TERM "$pid"
-	waitstatus "$pid"
-	[ "$st" -eq 143 ]
-	allgone pids
+}
+
+@test "a stop ends the jobs and the feeding, even of jobs that do not read" {
+	seq 10000000 > in
+	stopwhilefeeding file
+	stopwhilefeeding pipe
 }
 
 @test "--timeout and --halt stop jobs that wait for more input" {

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "blocking.h"
+#include "runtime/blocking.h"
 #include "test.h"
 #include "wspx.h"
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "deque.h"
+#include "runtime/deque.h"
 #include "test.h"
 #include "wspx.h"
 

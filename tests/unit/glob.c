@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "glob.h"
+#include "jobfile/glob.h"
 #include "test.h"
 
 static int dfd;			/* the test tree */

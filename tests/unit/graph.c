@@ -1,10 +1,10 @@
 /*
- * Unit tests of lib/graph.c, the graph run on the work-stealing pool, and
- * of the job file's reading (lib/jobfile.c, matrix.c, jobcheck.c) on
- * small files: each job starts once, after all its needs, whether its end
- * comes from a worker or from another thread; a chain 100,000 deep needs
- * no deep stack; the topological order keeps the file's order where it
- * is free; matrices, needs and cycles read as wspx(5) says.
+ * Unit tests of lib/runtime/graph.c, the graph run on the work-stealing pool,
+ * and of the job file's reading (lib/jobfile/jobfile.c, matrix.c, jobcheck.c)
+ * on small files: each job starts once, after all its needs, whether its end
+ * comes from a worker or from another thread; a chain 100,000 deep needs no
+ * deep stack; the topological order keeps the file's order where it is free;
+ * matrices, needs and cycles read as wspx(5) says.
  *
  *     graph [WORKERS [JOBS]]
  */
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph.h"
-#include "jobfile.h"
+#include "jobfile/jobfile.h"
+#include "runtime/graph.h"
 #include "test.h"
 #include "wspx.h"
 

@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jobserver.h"
+#include "exec/jobserver.h"
+#include "os/thread.h"
 #include "test.h"
-#include "thread.h"
 
 /* Stop once test_now() passes the deadline; note the widest gap between
  * calls. */

@@ -34,24 +34,26 @@ newpool(unsigned workers)
 	return p;
 }
 
+/* fib(n) by a join at every level; joins counts the joins it made. */
 struct fib {
 	int n;
 	uint64_t r;
+	uint64_t joins;
 };
 
 static void
 fib(struct wspx_worker *w, void *arg)
 {
-	struct fib *f = arg, a, b;
+	struct fib *f = arg, a = { f->n - 1, 0, 0 }, b = { f->n - 2, 0, 0 };
 
+	f->joins = 0;
 	if (f->n < 2) {
 		f->r = (uint64_t)f->n;
 		return;
 	}
-	a.n = f->n - 1;
-	b.n = f->n - 2;
 	wspx_join(w, fib, &a, fib, &b);
 	f->r = a.r + b.r;
+	f->joins = a.joins + b.joins + 1;
 }
 
 /* Joins in fib(n): fib(n+1) - 1. */
@@ -90,13 +92,14 @@ test_fib(void)
 {
 	struct wspx_pool *p = newpool(nworkers);
 	struct wspx_pool_stats s;
-	struct fib f = { 27, 0 };
+	struct fib f = { 27, 0, 0 };
 	pthread_t r;
 
 	atomic_store(&reading, true);
 	pthread_create(&r, NULL, reader, p);
 	CHECK(wspx_pool_call(p, fib, &f) == 0);
 	CHECK(f.r == 196418);
+	CHECK(f.joins == forks(27));
 	atomic_store(&reading, false);
 	pthread_join(r, NULL);
 	wspx_pool_stats(p, &s);
@@ -252,7 +255,7 @@ static void
 nested(struct wspx_worker *w, void *arg)
 {
 	*(int *)arg = wspx_pool_call(wspx_worker_pool(w), fib, &(struct fib){
-	    3, 0 });
+	    3, 0, 0 });
 }
 
 static void
@@ -464,7 +467,7 @@ test_shutdown(void)
 	struct injector *in;
 	pthread_t t[3];
 	long accepted, bad;
-	struct fib f = { 5, 0 };
+	struct fib f = { 5, 0, 0 };
 
 	atomic_store(&iran, 0);
 	in = startinjectors(p, 3, njobs, true, t);
@@ -684,7 +687,7 @@ test_idle(void)
 {
 	struct wspx_pool *p = newpool(nworkers);
 	struct wspx_pool_stats s;
-	struct fib f = { 20, 0 };
+	struct fib f = { 20, 0, 0 };
 	double t0, c0;
 
 	CHECK(wspx_pool_call(p, fib, &f) == 0);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sha256.h"
+#include "base/sha256.h"
 #include "test.h"
 
 static void

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the sleep/wake protocol (lib/sleep.c).
+ * Unit tests for the sleep/wake protocol (lib/runtime/sleep.c).
  *
  * The first tests drive the module directly: a test thread plays an idle
  * worker, calling wspx__sleep_no_work_found() a counted number of times,
@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sleep.h"
-#include "stack.h"
+#include "runtime/sleep.h"
+#include "runtime/stack.h"
 #include "test.h"
 #include "wspx.h"
 
@@ -49,7 +49,7 @@ idlermain(void *arg)
 	struct wspx__idle idle;
 
 	wspx__sleep_start_looking(d->s, &idle, d->index);
-	while (!wspx__latch_probe(&d->latch)) {
+	while (!wspx__sleep_latch_probe(&d->latch)) {
 		if (atomic_load(&d->allowed) >= 0 &&
 		    atomic_load(&d->calls) >= atomic_load(&d->allowed)) {
 			sched_yield();
@@ -81,7 +81,7 @@ startidler(struct idler *d, struct wspx__sleep *s, struct wspx__stack *inj,
 static void
 stopidler(struct idler *d)
 {
-	wspx__latch_set(d->s, &d->latch, d->index);
+	wspx__sleep_latch_set(d->s, &d->latch, d->index);
 	pthread_join(d->thread, NULL);
 }
 
@@ -177,7 +177,7 @@ test_latch_and_last_look(void)
 	/* The latch set while the worker is sleepy: it never blocks. */
 	startidler(&d, &s, &inj, 0, 33);
 	stepto(&d, 33);
-	wspx__latch_set(&s, &d.latch, 0);
+	wspx__sleep_latch_set(&s, &d.latch, 0);
 	atomic_store(&d.allowed, -1);
 	pthread_join(d.thread, NULL);
 	CHECK(atomic_load(&s.sleepers[0].sleeps) == 0);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "stack.h"
+#include "runtime/stack.h"
 #include "test.h"
 
 static void

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
+#include "runtime/timer.h"
 #include "test.h"
-#include "timer.h"
-#include "watchdog.h"
 #include "wspx.h"
 
 static struct wspx_pool *pool;
@@ -41,7 +41,7 @@ ticked(struct wspx_worker *w, struct wspx_job *job)
 	struct tick *k = wspx_container_of(job, struct tick, job);
 
 	(void)w;
-	k->ran = wspx__watchdog_now();
+	k->ran = wspx__clock_now();
 	if (k->again > 0) {
 		k->again--;
 		wspx__timer_add(k->t, &k->e, k->ran + 1000000, &k->job);
@@ -82,7 +82,7 @@ test_order(void)
 	static const int ms[] = { 250, 50, 200, 100, 150, 0, 300 };
 	struct tick k[7];
 	struct wspx__timer *t;
-	int64_t now = wspx__watchdog_now();
+	int64_t now = wspx__clock_now();
 	int i;
 
 	memset(k, 0, sizeof(k));
@@ -105,7 +105,7 @@ test_shorten(void)
 {
 	struct tick far, near;
 	struct wspx__timer *t;
-	int64_t now = wspx__watchdog_now();
+	int64_t now = wspx__clock_now();
 
 	memset(&far, 0, sizeof(far));
 	memset(&near, 0, sizeof(near));
@@ -119,7 +119,7 @@ test_shorten(void)
 	waitran(2);
 	CHECK(far.ran < now + 2000000000);
 	/* After fire_all, an add waits for its deadline again. */
-	add(t, &far, wspx__watchdog_now() + 30000000);
+	add(t, &far, wspx__clock_now() + 30000000);
 	waitran(3);
 	CHECK(far.ran >= far.e.at);
 	wspx__timer_free(t);
@@ -136,7 +136,7 @@ static void *
 adding(void *arg)
 {
 	struct adder *a = arg;
-	int64_t now = wspx__watchdog_now();
+	int64_t now = wspx__clock_now();
 	long i;
 
 	for (i = 0; i < a->n; i++) {
@@ -184,7 +184,7 @@ test_free(void)
 {
 	struct tick k[100];
 	struct wspx__timer *t;
-	int64_t now = wspx__watchdog_now();
+	int64_t now = wspx__clock_now();
 	int i;
 
 	memset(k, 0, sizeof(k));

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jobfile/uptodate.h"
 #include "test.h"
-#include "uptodate.h"
 #include "wspx.h"
 
 static int dfd;			/* the test tree */
@@ -248,7 +248,8 @@ has(struct wspx__state *st, const char *job, unsigned i, unsigned j)
 	unsigned char want[32], got[32];
 
 	mkdigest(want, i, j);
-	return wspx__state_lookup(st, job, got) && memcmp(want, got, 32) == 0;
+	return wspx__uptodate_lookup(st, job, got) &&
+	    memcmp(want, got, 32) == 0;
 }
 
 static void
@@ -294,29 +295,29 @@ test_roundtrip(void)
 	char path[PATH_MAX];
 
 	statepath(path, sizeof(path), "state");
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(!wspx__state_lookup(st, "a", d));
-	CHECK(wspx__state_record(st, "a", (mkdigest(d, 1, 0), d)) == 0);
-	CHECK(wspx__state_record(st, "test[opt=O2,san=none]",
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(!wspx__uptodate_lookup(st, "a", d));
+	CHECK(wspx__uptodate_record(st, "a", (mkdigest(d, 1, 0), d)) == 0);
+	CHECK(wspx__uptodate_record(st, "test[opt=O2,san=none]",
 	    (mkdigest(d, 2, 0), d)) == 0);
-	CHECK(wspx__state_record(st, weird, (mkdigest(d, 3, 0), d)) == 0);
-	CHECK(wspx__state_record(st, "a", (mkdigest(d, 4, 0), d)) == 0);
-	CHECK(wspx__state_record(st, "", d) == -EINVAL);
+	CHECK(wspx__uptodate_record(st, weird, (mkdigest(d, 3, 0), d)) == 0);
+	CHECK(wspx__uptodate_record(st, "a", (mkdigest(d, 4, 0), d)) == 0);
+	CHECK(wspx__uptodate_record(st, "", d) == -EINVAL);
 	CHECK(has(st, "a", 4, 0) && has(st, weird, 3, 0));
-	CHECK(!wspx__state_lookup(st, "tab", d));
+	CHECK(!wspx__uptodate_lookup(st, "tab", d));
 	/* Durable before close: another reader sees every record. */
 	CHECK(lines(path) == 5);
-	CHECK(wspx__state_open(&again, path) == 0);
+	CHECK(wspx__uptodate_open(&again, path) == 0);
 	CHECK(has(again, "a", 4, 0) && has(again, weird, 3, 0) &&
 	    has(again, "test[opt=O2,san=none]", 2, 0));
-	CHECK(wspx__state_close(again) == 0);
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_close(again) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
 	CHECK(lines(path) == 4);
-	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
 	CHECK(has(st, "a", 4, 0) && has(st, weird, 3, 0) &&
 	    has(st, "test[opt=O2,san=none]", 2, 0));
-	CHECK(wspx__state_close(st) == 0);
-	CHECK(wspx__state_close(NULL) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
+	CHECK(wspx__uptodate_close(NULL) == 0);
 }
 
 #define HEX64 "0123456789abcdef0123456789abcdef" \
@@ -333,45 +334,45 @@ test_cutoff(void)
 	/* A good record, garbage, a record cut inside the name of "foo". */
 	putfile(path, "wspx-state 1\n" HEX64 "\tgood\nnot a record\n"
 	    HEX64 "\tfo");
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(wspx__state_lookup(st, "good", d) && d[0] == 0x01);
-	CHECK(!wspx__state_lookup(st, "fo", d));
-	CHECK(wspx__state_record(st, "next", (mkdigest(d, 5, 0), d)) == 0);
-	CHECK(wspx__state_close(st) == 0);
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(has(st, "next", 5, 0) && !wspx__state_lookup(st, "fo", d));
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(wspx__uptodate_lookup(st, "good", d) && d[0] == 0x01);
+	CHECK(!wspx__uptodate_lookup(st, "fo", d));
+	CHECK(wspx__uptodate_record(st, "next", (mkdigest(d, 5, 0), d)) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(has(st, "next", 5, 0) && !wspx__uptodate_lookup(st, "fo", d));
+	CHECK(wspx__uptodate_close(st) == 0);
 	CHECK(lines(path) == 3);
 	/* Killed after the cut, before close: the next record must still
 	 * start a line of its own. */
 	putfile(path, "wspx-state 1\n" HEX64 "\tgood\n" HEX64 "\tfo");
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(wspx__state_record(st, "next", (mkdigest(d, 6, 0), d)) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(wspx__uptodate_record(st, "next", (mkdigest(d, 6, 0), d)) == 0);
 	CHECK(lines(path) == 4);
-	CHECK(wspx__state_open(&again, path) == 0);
+	CHECK(wspx__uptodate_open(&again, path) == 0);
 	CHECK(has(again, "next", 6, 0) && has(again, "good", 0, 0) == 0 &&
-	    wspx__state_lookup(again, "good", d));
-	CHECK(wspx__state_close(again) == 0);
-	CHECK(wspx__state_close(st) == 0);
+	    wspx__uptodate_lookup(again, "good", d));
+	CHECK(wspx__uptodate_close(again) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
 	putfile(path, "wspx-state 1\n" HEX64 "\tgood\n\n" HEX64 "\tfo\n");
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(wspx__state_lookup(st, "fo", d));
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(wspx__uptodate_lookup(st, "fo", d));
+	CHECK(wspx__uptodate_close(st) == 0);
 	/* A record glued to a cut-off one (no newline between) is not
 	 * read as a record of a job with a tab in its name. */
 	putfile(path, "wspx-state 1\n" HEX64 "\tfo" HEX64 "\tbar\n");
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(!wspx__state_lookup(st, "fo" HEX64 "\tbar", d));
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(!wspx__uptodate_lookup(st, "fo" HEX64 "\tbar", d));
+	CHECK(wspx__uptodate_close(st) == 0);
 	/* A header cut off while the file was created. */
 	putfile(path, "wspx-st");
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(wspx__state_record(st, "x", (mkdigest(d, 7, 0), d)) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(wspx__uptodate_record(st, "x", (mkdigest(d, 7, 0), d)) == 0);
 	CHECK(lines(path) == 2);
-	CHECK(wspx__state_close(st) == 0);
-	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
 	CHECK(has(st, "x", 7, 0));
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
 }
 
 static void
@@ -382,11 +383,11 @@ test_refused(void)
 
 	statepath(path, sizeof(path), "notstate");
 	putfile(path, "int main;\n");
-	CHECK(wspx__state_open(&st, path) == -EINVAL);
+	CHECK(wspx__uptodate_open(&st, path) == -EINVAL);
 	CHECK(lines(path) == 1);
 	/* Not writable: found out before any job runs. */
 	statepath(path, sizeof(path), "nodir/state");
-	CHECK(wspx__state_open(&st, path) == -ENOENT);
+	CHECK(wspx__uptodate_open(&st, path) == -ENOENT);
 }
 
 struct recorder {
@@ -408,10 +409,10 @@ record(void *arg)
 	for (i = 0; i < r->n; i++) {
 		snprintf(name, sizeof(name), "t%u-%ld", r->id, i);
 		mkdigest(d, r->id, (unsigned)i);
-		r->bad += wspx__state_record(r->st, name, d) != 0;
+		r->bad += wspx__uptodate_record(r->st, name, d) != 0;
 		r->bad += !has(r->st, name, r->id, (unsigned)i);
 		/* The shared name: the last record wins, whichever. */
-		r->bad += wspx__state_record(r->st, "shared", d) != 0;
+		r->bad += wspx__uptodate_record(r->st, "shared", d) != 0;
 	}
 	return NULL;
 }
@@ -426,7 +427,7 @@ test_threads(long nthreads, long n)
 	long t, i, bad = 0;
 
 	statepath(path, sizeof(path), "threads");
-	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
 	for (t = 0; t < nthreads; t++) {
 		r[t].st = st;
 		r[t].id = (unsigned)t;
@@ -440,16 +441,16 @@ test_threads(long nthreads, long n)
 	}
 	CHECK(bad == 0);
 	CHECK(lines(path) == 1 + 2 * nthreads * n);
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
 	CHECK(lines(path) == 2 + nthreads * n);
-	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
 	for (t = 0; t < nthreads; t++)
 		for (i = 0; i < n; i++) {
 			snprintf(name, sizeof(name), "t%ld-%ld", t, i);
 			bad += !has(st, name, (unsigned)t, (unsigned)i);
 		}
 	CHECK(bad == 0);
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
 }
 
 /* A graph's worth of jobs: opening and looking up stay fast, and a state
@@ -476,20 +477,20 @@ test_big(void)
 	fclose(f);
 	CHECK(stat(path, &before) == 0);
 	t0 = test_now();
-	CHECK(wspx__state_open(&st, path) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
 	for (i = 0; i < 100000; i++) {
 		snprintf(name, sizeof(name), "job%ld[opt=O2,san=none]", i);
-		bad += !wspx__state_lookup(st, name, d) ||
+		bad += !wspx__uptodate_lookup(st, name, d) ||
 		    d[31] != (unsigned char)i || d[30] !=
 		    (unsigned char)(i >> 8);
 	}
 	CHECK(bad == 0);
 	CHECK(test_now() - t0 < 5.0);
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
 	CHECK(stat(path, &after) == 0 && after.st_ino == before.st_ino);
-	CHECK(wspx__state_open(&st, path) == 0);
-	CHECK(wspx__state_record(st, "job7[opt=O2,san=none]", d) == 0);
-	CHECK(wspx__state_close(st) == 0);
+	CHECK(wspx__uptodate_open(&st, path) == 0);
+	CHECK(wspx__uptodate_record(st, "job7[opt=O2,san=none]", d) == 0);
+	CHECK(wspx__uptodate_close(st) == 0);
 	CHECK(lines(path) == 100001);
 }
 

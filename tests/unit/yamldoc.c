@@ -16,13 +16,13 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "diag.h"
+#include "base/diag.h"
+#include "base/yamldoc.h"
 #include "test.h"
-#include "yamldoc.h"
 
 /* Read text[0..len) as a file; the caller finishes doc and d. */
 static int
-readlen(struct wspx__ydoc *doc, struct wspx__diag *d, const char *text,
+readlen(struct wspx__yamldoc *doc, struct wspx__diag *d, const char *text,
     size_t len)
 {
 	FILE *f = tmpfile();
@@ -34,13 +34,13 @@ readlen(struct wspx__ydoc *doc, struct wspx__diag *d, const char *text,
 		exit(2);
 	}
 	wspx__diag_init(d, "test.yaml");
-	rc = wspx__ydoc_read(doc, f, d);
+	rc = wspx__yamldoc_read(doc, f, d);
 	fclose(f);
 	return rc;
 }
 
 static int
-readstr(struct wspx__ydoc *doc, struct wspx__diag *d, const char *text)
+readstr(struct wspx__yamldoc *doc, struct wspx__diag *d, const char *text)
 {
 	return readlen(doc, d, text, strlen(text));
 }
@@ -86,78 +86,78 @@ test_places(void)
 	    "    m: !mine |\n"
 	    "      x\n";
 	const struct wspx__ynode *jobs, *a, *b, *needs;
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 
 	CHECK(readstr(&doc, &d, text) == 0 && d.n == 0);
 	CHECK(doc.root != NULL && doc.root->kind == WSPX__YMAP &&
 	    doc.root->n == 1 && at(doc.root, 1, 1));
-	jobs = wspx__ydoc_get(doc.root, "jobs");
+	jobs = wspx__yamldoc_get(doc.root, "jobs");
 	CHECK(jobs != NULL && jobs->kind == WSPX__YMAP && jobs->n == 2 &&
 	    at(jobs, 2, 3) && isstr(jobs->items[0], "a") &&
 	    at(jobs->items[0], 2, 3) && jobs->items[0]->plain);
-	a = wspx__ydoc_get(jobs, "a");
+	a = wspx__yamldoc_get(jobs, "a");
 	CHECK(a != NULL && a->kind == WSPX__YMAP && at(a, 2, 6));
-	CHECK(isstr(wspx__ydoc_get(a, "run"), "true") &&
-	    at(wspx__ydoc_get(a, "run"), 2, 12) &&
-	    !wspx__ydoc_get(a, "run")->plain);
-	b = wspx__ydoc_get(jobs, "b");
+	CHECK(isstr(wspx__yamldoc_get(a, "run"), "true") &&
+	    at(wspx__yamldoc_get(a, "run"), 2, 12) &&
+	    !wspx__yamldoc_get(a, "run")->plain);
+	b = wspx__yamldoc_get(jobs, "b");
 	CHECK(b != NULL && at(b, 4, 5) && b->n == 4 && b->tag == NULL);
-	CHECK(isstr(wspx__ydoc_get(b, "run"), "echo hi") &&
-	    at(wspx__ydoc_get(b, "run"), 4, 10) &&
-	    wspx__ydoc_get(b, "run")->plain &&
-	    wspx__ydoc_get(b, "run")->tag == NULL);
-	needs = wspx__ydoc_get(b, "needs");
+	CHECK(isstr(wspx__yamldoc_get(b, "run"), "echo hi") &&
+	    at(wspx__yamldoc_get(b, "run"), 4, 10) &&
+	    wspx__yamldoc_get(b, "run")->plain &&
+	    wspx__yamldoc_get(b, "run")->tag == NULL);
+	needs = wspx__yamldoc_get(b, "needs");
 	CHECK(needs != NULL && needs->kind == WSPX__YSEQ && needs->n == 2 &&
 	    at(needs, 5, 12) && isstr(needs->items[0], "a") &&
 	    at(needs->items[0], 5, 13) && needs->items[0]->plain &&
 	    isstr(needs->items[1], "c") && !needs->items[1]->plain);
-	CHECK(isstr(wspx__ydoc_get(b, "n"), "10") &&
-	    wspx__ydoc_get(b, "n")->plain &&
-	    strcmp(wspx__ydoc_get(b, "n")->tag, "!!str") == 0);
-	CHECK(isstr(wspx__ydoc_get(b, "m"), "x\n") &&
-	    strcmp(wspx__ydoc_get(b, "m")->tag, "!mine") == 0);
-	CHECK(wspx__ydoc_get(b, "nope") == NULL);
-	CHECK(wspx__ydoc_get(needs, "a") == NULL);
-	CHECK(wspx__ydoc_get(NULL, "a") == NULL);
-	wspx__ydoc_fini(&doc);
+	CHECK(isstr(wspx__yamldoc_get(b, "n"), "10") &&
+	    wspx__yamldoc_get(b, "n")->plain &&
+	    strcmp(wspx__yamldoc_get(b, "n")->tag, "!!str") == 0);
+	CHECK(isstr(wspx__yamldoc_get(b, "m"), "x\n") &&
+	    strcmp(wspx__yamldoc_get(b, "m")->tag, "!mine") == 0);
+	CHECK(wspx__yamldoc_get(b, "nope") == NULL);
+	CHECK(wspx__yamldoc_get(needs, "a") == NULL);
+	CHECK(wspx__yamldoc_get(NULL, "a") == NULL);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
 static void
 test_scalars(void)
 {
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 	const struct wspx__ynode *n;
 
 	/* A NUL in a scalar's text (written as an escape) is kept. */
 	CHECK(readstr(&doc, &d, "a: \"x\\0y\"\nb:\n\"\": e\n") == 0);
-	n = wspx__ydoc_get(doc.root, "a");
+	n = wspx__yamldoc_get(doc.root, "a");
 	CHECK(n != NULL && n->len == 3 && memcmp(n->str, "x\0y", 4) == 0);
-	n = wspx__ydoc_get(doc.root, "b");
+	n = wspx__yamldoc_get(doc.root, "b");
 	CHECK(isstr(n, "") && n->plain && at(n, 2, 3));
-	CHECK(isstr(wspx__ydoc_get(doc.root, ""), "e"));
-	wspx__ydoc_fini(&doc);
+	CHECK(isstr(wspx__yamldoc_get(doc.root, ""), "e"));
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	/* A scalar document. */
 	CHECK(readstr(&doc, &d, "--- hello\n...\n") == 0 &&
 	    isstr(doc.root, "hello") && at(doc.root, 1, 5));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
 static void
 test_duplicates(void)
 {
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 
 	CHECK(readstr(&doc, &d, "a: 1\nb: 2\n\"a\": 3\n") == -EINVAL);
 	CHECK(onediag(&d, 3, 1, "duplicate key 'a' (first at 1:1)"));
 	/* The tree is still there, both pairs in it. */
 	CHECK(doc.root != NULL && doc.root->n == 3);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	/* All of them are found, in nested mappings too. */
 	CHECK(readstr(&doc, &d, "x: {k: 1, k: 2}\ny:\n  z: 1\n  z: 2\n"
@@ -165,18 +165,18 @@ test_duplicates(void)
 	CHECK(d.n == 3 && d.v[0].line == 1 && d.v[0].col == 11 &&
 	    d.v[1].line == 4 && d.v[2].line == 5 &&
 	    strcmp(d.v[2].msg, "duplicate key 'z' (first at 3:3)") == 0);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	/* An alias as a key is its text, placed where the alias is. */
 	CHECK(readstr(&doc, &d, "- &k a\n- {*k : 1, a: 2}\n") == -EINVAL);
 	CHECK(onediag(&d, 2, 12, "duplicate key 'a' (first at 2:4)"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	/* Same bytes, not same prefix; a long key is cut short. */
 	CHECK(readstr(&doc, &d, "ab: 1\na: 2\nabc: 3\n\"a\\tb\": 1\n"
 	    "\"a\\tb\": 2\n") == -EINVAL);
 	CHECK(onediag(&d, 5, 1, "duplicate key 'a\\x09b' (first at 4:1)"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
@@ -186,7 +186,7 @@ test_bigmap(void)
 {
 	const size_t nkeys = 100000;
 	char *text = malloc(nkeys * 24), *p = text;
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 	double t;
 	size_t i;
@@ -204,7 +204,7 @@ test_bigmap(void)
 	CHECK(doc.root != NULL && doc.root->n == nkeys + 1 &&
 	    isstr(doc.root->items[2 * nkeys - 1], "99999"));
 	printf("# 100,000 keys read and checked in %.3f s\n", t);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	free(text);
 }
@@ -212,16 +212,16 @@ test_bigmap(void)
 static void
 test_badkeys(void)
 {
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 
 	CHECK(readstr(&doc, &d, "? [a]\n: 1\nb: 2\n") == -EINVAL);
 	CHECK(onediag(&d, 1, 3, "a key must be a plain string"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	CHECK(readstr(&doc, &d, "{a: 1}: 2\n") == -EINVAL);
 	CHECK(onediag(&d, 1, 1, "a key must be a plain string"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
@@ -237,48 +237,49 @@ test_aliases(void)
 	    "b2: &b [1]\n"
 	    "j3: *b\n";
 	const struct wspx__ynode *base, *j1, *j2, *j3;
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 
 	CHECK(readstr(&doc, &d, text) == 0 && d.n == 0);
-	base = wspx__ydoc_get(doc.root, "base");
-	j1 = wspx__ydoc_get(doc.root, "j1");
-	j2 = wspx__ydoc_get(doc.root, "j2");
+	base = wspx__yamldoc_get(doc.root, "base");
+	j1 = wspx__yamldoc_get(doc.root, "j1");
+	j2 = wspx__yamldoc_get(doc.root, "j2");
 	CHECK(base != NULL && !base->alias && at(base, 1, 7));
 	CHECK(j1 != NULL && j1->alias && j1->kind == WSPX__YMAP &&
 	    j1->n == 2 && j1->items == base->items && at(j1, 2, 5));
 	CHECK(j2 != NULL && j2->alias && j2->items == base->items &&
 	    at(j2, 3, 5));
-	CHECK(wspx__ydoc_get(j2, "needs") == wspx__ydoc_get(base, "needs"));
-	CHECK(wspx__ydoc_get(doc.root, "t")->alias &&
-	    wspx__ydoc_get(doc.root, "t")->str ==
-	    wspx__ydoc_get(doc.root, "s")->str &&
-	    !wspx__ydoc_get(doc.root, "s")->alias);
+	CHECK(wspx__yamldoc_get(j2, "needs") ==
+	    wspx__yamldoc_get(base, "needs"));
+	CHECK(wspx__yamldoc_get(doc.root, "t")->alias &&
+	    wspx__yamldoc_get(doc.root, "t")->str ==
+	    wspx__yamldoc_get(doc.root, "s")->str &&
+	    !wspx__yamldoc_get(doc.root, "s")->alias);
 	/* A redefined anchor stands for its latest node. */
-	j3 = wspx__ydoc_get(doc.root, "j3");
+	j3 = wspx__yamldoc_get(doc.root, "j3");
 	CHECK(j3 != NULL && j3->kind == WSPX__YSEQ && j3->n == 1);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
 static void
 test_unknown_alias(void)
 {
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 
 	/* The anchor is defined when its node ends: no cycle. */
 	CHECK(readstr(&doc, &d, "&a [*a]\n") == -EINVAL);
 	CHECK(onediag(&d, 1, 5, "unknown alias '*a'"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	CHECK(readstr(&doc, &d, "a: *nope\nb: &x {c: *x}\n") == -EINVAL);
 	CHECK(d.n == 2 && d.v[0].line == 1 && d.v[0].col == 4 &&
 	    strcmp(d.v[1].msg, "unknown alias '*x'") == 0);
 	/* The mapping keeps its pairs: a null stands in. */
 	CHECK(doc.root != NULL && doc.root->n == 2 &&
-	    isstr(wspx__ydoc_get(doc.root, "a"), ""));
-	wspx__ydoc_fini(&doc);
+	    isstr(wspx__yamldoc_get(doc.root, "a"), ""));
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
@@ -296,7 +297,7 @@ static void
 test_bomb(void)
 {
 	char text[4096], *p = text;
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 	long rss = maxrss();
 	double t;
@@ -321,14 +322,14 @@ test_bomb(void)
 	CHECK(doc.root == NULL);
 	CHECK(t < 2.0);
 	CHECK(maxrss() - rss < 16 * 1024);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
 static void
 test_syntax(void)
 {
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 
 	CHECK(readstr(&doc, &d, "jobs:\n  a:\n    run: x\n   needs: y\n") ==
@@ -336,52 +337,52 @@ test_syntax(void)
 	CHECK(onediag(&d, 4, 4, "did not find expected key (while parsing "
 	    "a block mapping that started at 2:3)"));
 	CHECK(doc.root == NULL);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	CHECK(readstr(&doc, &d, "a: @x\n") == -EINVAL);
 	CHECK(onediag(&d, 1, 4, "found character that cannot start any "
 	    "token"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	/* Reader errors come with an offset; the place is counted. */
 	CHECK(readlen(&doc, &d, "a: 1\nb: \xc3\xa9x\0y\n", 13) == -EINVAL);
 	CHECK(onediag(&d, 2, 6, "control characters are not allowed "
 	    "(U+0000)"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	CHECK(readstr(&doc, &d, "a: 1\nb: x\xffy\n") == -EINVAL);
 	CHECK(onediag(&d, 2, 5, "invalid leading UTF-8 octet (byte 0xff)"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
 static void
 test_documents(void)
 {
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 
 	CHECK(readstr(&doc, &d, "a: 1\n---\nb: 2\n") == -EINVAL);
 	CHECK(onediag(&d, 2, 1, "a second document (the file must hold "
 	    "only one)"));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	CHECK(readstr(&doc, &d, "") == 0 && doc.root == NULL && d.n == 0);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	CHECK(readstr(&doc, &d, "# nothing\n\n") == 0 && doc.root == NULL);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	/* An empty document is a null. */
 	CHECK(readstr(&doc, &d, "---\n") == 0 && isstr(doc.root, ""));
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 }
 
 static void
 test_readerror(void)
 {
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 	FILE *f = fopen("/", "r");
 
@@ -390,10 +391,10 @@ test_readerror(void)
 	if (f == NULL)
 		return;
 	wspx__diag_init(&d, "/");
-	CHECK(wspx__ydoc_read(&doc, f, &d) == -EIO);
+	CHECK(wspx__yamldoc_read(&doc, f, &d) == -EIO);
 	CHECK(onediag(&d, 0, 0, strerror(EISDIR)));
 	CHECK(doc.root == NULL);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	fclose(f);
 }
@@ -406,7 +407,7 @@ test_deep(void)
 	const size_t depth = 100000;
 	char *text = malloc(2 * depth + 2);
 	const struct wspx__ynode *n;
-	struct wspx__ydoc doc;
+	struct wspx__yamldoc doc;
 	struct wspx__diag d;
 	size_t i;
 	int rc;
@@ -423,7 +424,7 @@ test_deep(void)
 	CHECK(rc == -EINVAL && d.n == 1 && d.v[0].line == 1 &&
 	    d.v[0].col == WSPX__YAML_MAX_DEPTH + 1 &&
 	    strstr(d.v[0].msg, "nested deeper than") != NULL);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	/* as deep as allowed: read */
 	memset(text, '[', WSPX__YAML_MAX_DEPTH);
@@ -432,13 +433,13 @@ test_deep(void)
 	for (i = 0, n = doc.root; n != NULL && n->kind == WSPX__YSEQ; i++)
 		n = n->n != 0 ? n->items[0] : NULL;
 	CHECK(i == WSPX__YAML_MAX_DEPTH);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	memset(text, '[', depth);
 	/* Never closed. */
 	CHECK(readlen(&doc, &d, text, depth) == -EINVAL && d.n == 1 &&
 	    doc.root == NULL);
-	wspx__ydoc_fini(&doc);
+	wspx__yamldoc_fini(&doc);
 	wspx__diag_fini(&d);
 	free(text);
 }

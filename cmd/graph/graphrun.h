@@ -1,0 +1,131 @@
+/*
+ * Running a job file's graph (graphrun.c), with the commands of its jobs
+ * (graphcmd.c) and their up-to-date state and outputs (graphstate.c).
+ */
+#ifndef WSPX_GRAPHRUN_H
+#define WSPX_GRAPHRUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "builtins/builtin.h"
+#include "input/shell.h"
+#include "jobfile/jobfile.h"
+#include "run/run.h"
+#include "wspx.h"
+
+struct wspx__graph;
+struct wspx__state;
+struct wspx__timer;
+
+enum outcome {
+	OUT_PENDING,
+	OUT_OK,
+	OUT_FAILED,
+	OUT_SKIPPED,		/* its if said no */
+	OUT_CANCELLED,		/* the run stopped before it */
+	OUT_UPTODATE
+};
+
+/* An output of a job: key=value from its $WSPX_OUTPUT file. */
+struct output {
+	char *key, *value;
+};
+
+/* A job of the graph, in the run. */
+struct gjob {
+	struct cmdjob cj;		/* its run by the executor */
+	struct wspx_job over;		/* its end, on the pool */
+	struct graphrun *gr;
+	size_t index;			/* in the job file */
+	enum outcome outcome;		/* written before its graph_done */
+	bool anyfail;			/* it or a job it needs, or theirs,
+					 * failed */
+	bool failed;			/* it failed, continue-on-error or
+					 * not */
+	bool inprocess;			/* a builtin, run in the process */
+	struct gjob *poolnext;		/* queued in its pool */
+	struct wspx__bcall bc;		/* a builtin's call */
+	struct wspx__barg *bargs;	/* its with:, expanded */
+	size_t nbargs;
+	struct wspx__outjob *oj;	/* a builtin's output */
+	char **envp;			/* a command's environment */
+	char *dir;			/* its directory, expanded */
+	char *outfile;			/* its $WSPX_OUTPUT */
+	struct output *outputs;		/* read when it succeeded */
+	size_t noutputs;
+};
+
+/* A pool of the file, in the run. */
+struct gpool {
+	pthread_mutex_t lock;
+	unsigned running;		/* lock */
+	struct gjob *head, *tail;	/* waiting; lock */
+};
+
+struct graphrun {
+	struct config *c;
+	struct wspx__jobfile *jf;
+	const char *file;		/* the job file as named */
+	char *base;			/* the directory jobs run in */
+	int basefd;			/* it, open */
+	struct gjob *jobs;		/* jf->jobs' */
+	bool *selected;			/* the jobs to run, or NULL: all */
+	size_t nselected;
+	struct gpool *pools;
+	struct wspx__graph *graph;
+	struct wspx__timer *timer;
+	struct wspx__state *state;	/* up-to-date state, or NULL */
+	char *tmpdir;			/* the jobs' $WSPX_OUTPUT files */
+	struct shell shell;		/* the run's shell */
+	_Atomic(bool) stopping;		/* for the builtins */
+	struct jobsource *src;
+};
+
+/* Run the jobs of jf (targets: the named jobs and what they need, or
+ * all) with the options of c.  Returns the exit status, as run(). */
+int graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
+    char **targets, size_t ntargets);
+
+/* The executor's prepare for job j: its command, environment and
+ * directory (graphcmd.c). */
+int graphcmd_prepare(struct graphrun *gr, struct gjob *j,
+    struct wspx__cmd *cmd);
+
+/* Expand the ${{ }} expressions of s for job j: quoted for the shell
+ * kind if quote, else as they are.  Returns a malloc'd string. */
+char *graphcmd_expand(struct graphrun *gr, const struct gjob *j,
+    const char *s, bool quote, enum shellkind kind);
+
+/* The with: of j's builtin, expanded, into j->bargs. */
+void graphcmd_bargs(struct graphrun *gr, struct gjob *j);
+
+/* The text of j's command (a builtin's with its with:), as the
+ * up-to-date state records it.  Returns a malloc'd string. */
+char *graphcmd_text(struct graphrun *gr, const struct gjob *j);
+
+/* j's directory, its dir: expanded.  Returns a malloc'd string. */
+char *graphcmd_dir(struct graphrun *gr, const struct gjob *j);
+
+/* Free what prepare and bargs made for j. */
+void graphcmd_free(struct gjob *j);
+
+/* Whether j is up to date (its sources, generates and command as the
+ * state recorded them); prints nothing.  On worker w. */
+bool graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
+    struct gjob *j);
+
+/* Open the up-to-date state beside the job file, and make the directory
+ * of the jobs' $WSPX_OUTPUT files. */
+void graphstate_open(struct graphrun *gr);
+
+/* Close the state, and remove the outputs' directory. */
+void graphstate_close(struct graphrun *gr);
+
+/* j succeeded: record its state and read its outputs.  On worker w. */
+void graphstate_record(struct graphrun *gr, struct wspx_worker *w,
+    struct gjob *j);
+
+#endif /* WSPX_GRAPHRUN_H */

@@ -1,0 +1,242 @@
+/*
+ * The commands for job files (wspx(5)): `wspx run [OPTIONS] [FILE
+ * [JOB...]]` runs the graph (graphrun.c), `wspx check FILE` only reads
+ * and checks it, `wspx list FILE` prints its jobs' names, `wspx graph
+ * FILE` prints it as a Graphviz digraph.  FILE may be "-" for stdin;
+ * without it, wspx.yml or wspx.yaml in the current directory.  Every
+ * error of the file is printed as FILE:LINE:COLUMN: message, sorted by
+ * place, and nothing runs.
+ */
+#include "jobfilecmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "graphrun.h"
+#include "jobfile/jobfile.h"
+#include "jobselect.h"
+#include "options/options.h"
+#include "report/resume.h"
+#include "util/util.h"
+
+static const char *const commands[] = { "run", "check", "list", "graph" };
+
+bool
+jobfile_command(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(word, commands[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The file to read: the one named, or wspx.yml, or wspx.yaml. */
+static const char *
+filename(const char *given)
+{
+	static const char *const names[] = { "wspx.yml", "wspx.yaml" };
+	size_t i;
+
+	if (given != NULL)
+		return given;
+	for (i = 0; i < 2; i++)
+		if (access(names[i], F_OK) == 0)
+			return names[i];
+	fprintf(stderr, PROGNAME ": no job file given, and neither wspx.yml "
+	    "nor wspx.yaml is in the current directory\n");
+	exit(EXIT_USAGE);
+}
+
+/* Read and check file into jf; print every error and exit 255 if any. */
+static void
+load(struct wspx__jobfile *jf, const char *file)
+{
+	struct wspx__diag d;
+	FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "re");
+	size_t i;
+	int rc;
+
+	if (f == NULL)
+		fatal("%s:", file);
+	wspx__diag_init(&d, file);
+	rc = wspx__jobfile_read(jf, f, &d);
+	if (f != stdin)
+		fclose(f);
+	wspx__diag_sort(&d);
+	for (i = 0; i < d.n; i++)
+		if (d.v[i].line == 0)	/* the file as a whole */
+			warn("%s: %s", file, d.v[i].msg);
+		else
+			fprintf(stderr, "%s:%u:%u: %s\n", file, d.v[i].line,
+			    d.v[i].col, d.v[i].msg);
+	if (d.nomem || rc == -ENOMEM)
+		warn("%s: out of memory", file);
+	else if (rc != 0 && d.n == 0)
+		warn("%s: %s", file, strerror(-rc));
+	wspx__diag_fini(&d);
+	if (rc == 0)
+		return;
+	wspx__jobfile_fini(jf);
+	exit(EXIT_USAGE);
+}
+
+/* A name for dot: quoted, with " and \ escaped. */
+static void
+dotname(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			putc('\\', out);
+		putc(*s, out);
+	}
+	putc('"', out);
+}
+
+/* How a run went for each job, from its joblog (--joblog): NULL
+ * without one. */
+struct ran {
+	struct resume *rows;	/* the jobs that have a row */
+	struct resume *ok;	/* those whose last row succeeded */
+	uint64_t *seq;		/* each job's sequence number in that run */
+};
+
+/* The attributes of job i: a builtin's box is rounded; with a joblog,
+ * green if it succeeded, red if it failed, grey and dashed if it did not
+ * run (skipped, up to date, or the run stopped first). */
+static void
+attributes(const struct wspx__jfjob *j, size_t i, const struct ran *r)
+{
+	const char *round = j->builtin != NULL ? "rounded," : "";
+
+	if (r == NULL) {
+		printf("%s;\n", j->builtin != NULL ? " [style=rounded]" : "");
+		return;
+	}
+	if (resume_done(r->ok, r->seq[i]))
+		printf(" [style=\"%sfilled\", fillcolor=palegreen];\n", round);
+	else if (resume_done(r->rows, r->seq[i]))
+		printf(" [style=\"%sfilled\", fillcolor=salmon];\n", round);
+	else
+		printf(" [style=\"%sdashed\", color=gray50, "
+		    "fontcolor=gray50];\n", round);
+}
+
+static void
+printgraph(const struct wspx__jobfile *jf, const bool *sel,
+    const struct ran *r)
+{
+	const struct wspx__jfjob *j;
+	size_t i, k;
+
+	printf("digraph wspx {\n\trankdir=LR;\n\tnode [shape=box];\n");
+	for (i = 0; i < jf->njobs; i++) {
+		if (sel != NULL && !sel[i])
+			continue;
+		j = &jf->jobs[i];
+		putchar('\t');
+		dotname(stdout, j->name);
+		attributes(j, i, r);
+		for (k = 0; k < j->nneeds; k++) {
+			putchar('\t');
+			dotname(stdout, jf->jobs[j->needs[k]].name);
+			fputs(" -> ", stdout);
+			dotname(stdout, j->name);
+			puts(";");
+		}
+	}
+	puts("}");
+}
+
+/* The options that put input records into jobs, if one was given. */
+static const char *
+manyargs(const struct config *c)
+{
+	return c->multi != MULTI_NONE ? "-m, -X and --xargs" :
+	    c->maxreplset ? "-N" : c->maxlines > 0 ? "-L and -l" :
+	    c->maxchars > 0 ? "-s" : c->exitbig ? "-x" : c->eofstr != NULL ?
+	    "-E and -e" : c->link ? "--link" : c->pipe ? "--pipe and "
+	    "--pipepart" : c->plus ? "--plus" : c->files ? "--files" : NULL;
+}
+
+/* Options that read input or shape commands from it have no meaning for
+ * a job file. */
+static void
+refuse(const struct config *c)
+{
+	const char *what = c->nsrc > 0 ? "input sources (-a, :::, ::::)" :
+	    c->plain != NULL ? "-I and -i" : c->hascolsep ? "--colsep" :
+	    c->maxargs != 1 ? "-n" : c->quote ? "-q" : c->skipblank ? "-r" :
+	    c->resume != RESUME_NONE ? "--resume and its kin" : c->results !=
+	    NULL ? "--results" : c->trimset ? "--trim" : c->delim != '\n' ?
+	    "-0 and -d" : c->tagstring != NULL ? "--tagstring (--tag tags "
+	    "with the job's name)" : c->total >= 0 ? "--total" : manyargs(c);
+
+	if (what == NULL)
+		return;
+	fatal("%s: not for a job file (see " PROGNAME "(1))", what);
+}
+
+/* wspx graph: the named jobs (or all) and what they need, coloured by
+ * how the run of --joblog went, if given.  The sequence numbers of that
+ * run are found again as it made them, from the same file and jobs. */
+static void
+graph(const struct config *c, const struct wspx__jobfile *jf,
+    const char *file, char **targets, size_t n)
+{
+	bool *sel = jobselect_pick(jf, file, targets, n);
+	struct ran r;
+
+	if (c->joblog == NULL) {
+		printgraph(jf, sel, NULL);
+		free(sel);
+		return;
+	}
+	r.rows = resume_load(c->joblog, RESUME, "--joblog");
+	r.ok = resume_load(c->joblog, RESUME_FAILED, "--joblog");
+	r.seq = xcalloc(jf->njobs + 1, sizeof(*r.seq));
+	(void)jobselect_number(jf, sel, r.seq);
+	printgraph(jf, sel, &r);
+	resume_free(r.rows);
+	resume_free(r.ok);
+	free(r.seq);
+	free(sel);
+}
+
+int
+jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
+{
+	struct wspx__jobfile jf;
+	const char *file;
+	size_t i;
+	int status = 0;
+
+	refuse(c);
+	for (i = 0; i < n; i++)
+		if (strcmp(words[i], ":::") == 0 || strcmp(words[i], "::::") ==
+		    0) {
+			fatal("input sources (%s): not for a job file (see "
+			    PROGNAME "(1))", words[i]);
+		}
+	if (strcmp(cmd, "run") != 0 && strcmp(cmd, "graph") != 0 && n > 1)
+		fatal("%s takes one job file (see " PROGNAME " --help)", cmd);
+	file = filename(n > 0 ? words[0] : NULL);
+	load(&jf, file);
+	if (strcmp(cmd, "list") == 0)
+		for (i = 0; i < jf.njobs; i++)
+			puts(jf.jobs[i].name);
+	else if (strcmp(cmd, "graph") == 0)
+		graph(c, &jf, file, words + 1, n > 1 ? n - 1 : 0);
+	else if (strcmp(cmd, "run") == 0)
+		status = graphrun(c, &jf, file, n > 1 ? words + 1 : NULL,
+		    n > 1 ? n - 1 : 0);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("cannot write the output:");
+	wspx__jobfile_fini(&jf);
+	return status;
+}

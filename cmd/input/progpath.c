@@ -1,0 +1,106 @@
+/*
+ * A small cache from program names to their paths in PATH.  Lookups come
+ * from the blocking threads that start jobs, hence the mutex; the table is
+ * a short list searched in order, since a run has few distinct programs,
+ * and it stops growing at MAXPROGS (later names are looked up every time).
+ */
+#include "progpath.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "os/thread.h"
+#include "util/buf.h"
+#include "util/util.h"
+
+#define MAXPROGS 256
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char *searchpath;		/* the PATH to search */
+static struct {
+	char *name;
+	char *path;
+} progs[MAXPROGS];
+static size_t nprogs;			/* lock */
+
+void
+progpath_init(const char *path)
+{
+	searchpath = xstrdup(path != NULL ? path : "/usr/local/bin:/bin:/usr/bin");
+}
+
+void
+progpath_fini(void)
+{
+	size_t i;
+
+	for (i = 0; i < nprogs; i++) {
+		free(progs[i].name);
+		free(progs[i].path);
+	}
+	nprogs = 0;
+	free(searchpath);
+	searchpath = NULL;
+}
+
+/* Look name up in PATH: the first regular file there that we may execute,
+ * an empty component standing for the current directory.  Returns a
+ * malloc'd path or NULL. */
+static char *
+search(const char *name)
+{
+	struct buf b = { NULL, 0, 0 };
+	struct stat st;
+	const char *p = searchpath, *end;
+
+	for (; p != NULL; p = *end != '\0' ? end + 1 : NULL) {
+		end = strchr(p, ':');
+		if (end == NULL)
+			end = p + strlen(p);
+		b.len = 0;
+		bufadd(&b, p, (size_t)(end - p));
+		if (b.len == 0)
+			bufaddc(&b, '.');
+		bufaddc(&b, '/');
+		bufadds(&b, name);
+		if (access(b.s, X_OK) == 0 && stat(b.s, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			return b.s;
+	}
+	free(b.s);
+	return NULL;
+}
+
+const char *
+progpath(const char *name)
+{
+	const char *found = NULL;
+	char *path;
+	size_t i;
+
+	if (strchr(name, '/') != NULL || *name == '\0')
+		return NULL;
+	WSPX_MUST(pthread_mutex_lock(&lock));
+	for (i = 0; i < nprogs && found == NULL; i++)
+		if (strcmp(progs[i].name, name) == 0)
+			found = progs[i].path;
+	WSPX_MUST(pthread_mutex_unlock(&lock));
+	if (found != NULL || (path = search(name)) == NULL)
+		return found;
+	WSPX_MUST(pthread_mutex_lock(&lock));
+	for (i = 0; i < nprogs && found == NULL; i++)
+		if (strcmp(progs[i].name, name) == 0)
+			found = progs[i].path;	/* another thread was first */
+	if (found == NULL && nprogs < MAXPROGS) {
+		progs[nprogs].name = xstrdup(name);
+		progs[nprogs].path = path;
+		found = progs[nprogs++].path;
+		path = NULL;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&lock));
+	free(path);	/* NULL if kept; if the table is full, the spawn */
+	return found;	/* searches PATH itself */
+}

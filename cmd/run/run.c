@@ -1,0 +1,572 @@
+/*
+ * A run of wspx: the main thread reads the input and submits jobs in
+ * batches as the executor's window allows; the executor (lib/exec) runs
+ * them on the two pools and calls back (jobcalls.c) to build each command
+ * (with input/command.c) and to count each result; the signal thread
+ * (signals.c) turns signals, and a failed write of the output, into a
+ * stop of the executor.  Each part is given what it needs of the options
+ * by runopts.c.
+ *
+ * Ending.  When every job has been reaped: a run stopped by signal N ends
+ * by re-raising N, so that wspx's parent sees it killed by it (status
+ * 128+N; SIGPIPE when stdout's reader went away); output that could not
+ * be written otherwise (a full disk) is reported and the status is 255;
+ * else the status counts the failed jobs, as GNU parallel's.
+ *
+ * Reports.  The callbacks count every job in report/stats.c's atomics,
+ * which the status line (report/status.c) reads as it likes; what each
+ * job's start and end tell the user and the report files (-t, --events,
+ * --joblog, the failure summary, GitHub Actions' lines) is
+ * report/report.c's.  The start gates (--memfree, --load, make's
+ * jobserver) are set up by gates.c.
+ *
+ * Failures.  --resume and its kin (report/resume.c) skip jobs or take
+ * them from the joblog as they are read; --halt's verdict and exit
+ * status come from the executor.
+ *
+ * --pipe.  The jobs come from pipe/pipejobs.c instead of the input: one
+ * block each, which prepare turns into the job's stdin and finished
+ * releases; the window is kept small, as each job it holds holds a
+ * block.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "exec/exec.h"
+#include "exec/jobserver.h"
+#include "exec/results.h"
+#include "gates.h"
+#include "input/command.h"
+#include "input/jobargs.h"
+#include "input/progpath.h"
+#include "os/proc.h"
+#include "os/thread.h"
+#include "pipe/pipejobs.h"
+#include "remote/placing.h"
+#include "report/report.h"
+#include "report/resume.h"
+#include "report/running.h"
+#include "report/stats.h"
+#include "report/status.h"
+#include "run_int.h"
+#include "signals.h"
+#include "util/util.h"
+#include "wspx.h"
+
+extern char **environ;
+
+#define BATCH 64
+/* The work-stealing pool only routes jobs: one worker keeps up with
+ * thousands of jobs a second, and idles on less CPU than two. */
+#define WS_WORKERS 1
+/* Job output kept in memory, all jobs together; the rest spills to
+ * temporary files. */
+#define OUTPUT_BUDGET	(64u << 20)
+#define MIN_SPILL	(64u << 10)
+#define MAX_SPILL	(8u << 20)
+
+static const char *resumeopts[] = { NULL, "--resume", "--resume-failed",
+    "--retry-failed" };
+
+/* Job seq does not run (--resume): it takes its turn in the output. */
+static void
+skipseq(struct run *r, uint64_t seq)
+{
+	struct wspx__outjob *oj;
+
+	if (wspx__output_open(r->out, seq, NULL, &oj) == 0)
+		wspx__output_close(r->out, oj);
+}
+
+/* --retry-failed: the next failed job of the joblog, with the logged
+ * command as its one argument (run as a command line); the sequence
+ * numbers in between take their turns in the output. */
+static bool
+retryjob(struct run *r, struct cmdjob *j, uint64_t *seq)
+{
+	const char *command;
+	uint64_t next;
+	size_t n;
+
+	if (!resume_next(r->resume, &next, &command))
+		return false;
+	while (++*seq < next)
+		skipseq(r, *seq);
+	n = strlen(command) + 1;
+	j->args.v = xcalloc(1, 2 * sizeof(char *) + n);
+	j->args.v[0] = memcpy((char *)(j->args.v + 2), command, n);
+	j->args.n = 1;
+	return true;
+}
+
+/* The arguments (and with --pipe the block) of the next job; false at the
+ * end of the input. */
+static bool
+readjob(struct run *r, struct cmdjob *j)
+{
+	if (r->pipes != NULL)
+		return pipejobs_next(r->pipes, r->x, &j->pj, &j->args);
+	return jobargs_next(r->ja, &j->args);
+}
+
+/* The next job to submit, numbered after *seq, or NULL at the end of the
+ * input: from the input, past the jobs --resume skips, or from the
+ * joblog for --retry-failed. */
+static struct cmdjob *
+nextjob(struct run *r, uint64_t *seq)
+{
+	struct cmdjob *j = xcalloc(1, sizeof(*j));
+
+	if (r->c->resume == RETRY_FAILED) {
+		if (!retryjob(r, j, seq)) {
+			free(j);
+			return NULL;
+		}
+		j->ej.seq = *seq;
+		return j;
+	}
+	for (;;) {
+		if (!readjob(r, j)) {
+			free(j);
+			return NULL;
+		}
+		++*seq;
+		if (r->resume == NULL || !resume_done(r->resume, *seq))
+			break;
+		skipseq(r, *seq);
+		if (r->pipes != NULL)
+			pipejobs_finished(r->pipes, &j->pj);
+		free(j->args.v);
+	}
+	j->ej.seq = *seq;
+	return j;
+}
+
+/* Submit jobs as the window allows, until the input ends or a stop. */
+static void
+readloop(struct run *r, struct input *in)
+{
+	struct wspx__execjob *batch[BATCH];
+	struct cmdjob *j;
+	uint64_t seq = 0, n = 0;
+	size_t want, k;
+	bool end = false;
+
+	while (!end && (want = wspx__exec_reserve(r->x, BATCH)) > 0) {
+		for (k = 0; k < want; k++) {
+			/* Never sit on a partial batch while input waits;
+			 * a block is a batch of its own. */
+			if (k > 0 && (r->pipes != NULL || (in != NULL &&
+			    !jobargs_ready(r->ja))))
+				break;
+			if ((j = nextjob(r, &seq)) == NULL) {
+				end = true;
+				break;
+			}
+			batch[k] = &j->ej;
+		}
+		n += k;
+		if (k > 0) {
+			wspx__exec_submit(r->x, batch, k);
+			/* relaxed: a count (see report/stats.c). */
+			atomic_fetch_add_explicit(&r->stats.submitted, k,
+			    memory_order_relaxed);
+		}
+	}
+	/* All input read: now the total is known. */
+	if (end) {
+		/* relaxed: a count for the status line (see
+		 * report/stats.c). */
+		atomic_store_explicit(&r->stats.total, (int64_t)n,
+		    memory_order_relaxed);
+		wspx__exec_total(r->x, n);
+	}
+}
+
+/* A job file's jobs, given the run's machinery. */
+static void
+feedjobs(struct run *r, struct jobsource *f)
+{
+	f->x = r->x;
+	f->out = r->out;
+	f->pool = r->pool;
+	f->stats = &r->stats;
+	f->run(f->ctx, f);
+}
+
+/* The work-stealing pool's workers. */
+static unsigned
+po_workers(const struct run *r)
+{
+	struct wspx_pool_stats ps;
+
+	wspx_pool_stats(r->pool, &ps);
+	return ps.workers;
+}
+
+/* Jobs between being read and having finished.  A dry run's jobs take no
+ * slot and end at once: a wide window lets the reader and the worker run
+ * through thousands of jobs between two wake-ups of each other.  With
+ * --pipe each job holds a block: the next -j wait while -j run. */
+static unsigned
+window(const struct config *c)
+{
+	if (c->pipe)
+		return 2 * c->jobs;
+	return 4 * c->jobs + (c->dryrun ? 4096 : 64);
+}
+
+/* Each stream's share of the output budget: the jobs that can hold output
+ * at once are the running ones, or with -k the whole window. */
+static size_t
+spillsize(const struct config *c, bool keep)
+{
+	size_t holders = keep ? window(c) : c->jobs, share;
+
+	share = OUTPUT_BUDGET / (2 * holders);
+	return share < MIN_SPILL ? MIN_SPILL : share > MAX_SPILL ? MAX_SPILL :
+	    share;
+}
+
+/* The output or the events could not be written: stop the run. */
+static void
+outputfailed(void *ctx, int err)
+{
+	struct run *r = ctx;
+
+	signals_outputfailed(r->signals, err);
+}
+
+static struct wspx__output *
+newoutput(struct run *r, const struct config *c, bool eventsout)
+{
+	struct wspx__output_opts o;
+	struct wspx__output *out;
+
+	memset(&o, 0, sizeof(o));
+	o.mode = c->mode;
+	o.keep_order = c->keep || c->dryrun;
+	/* a dry run's lines go out in blocks, at once when it waits */
+	o.hold = c->dryrun;
+	/* --events -: stdout is for events, the jobs' output goes to stderr */
+	o.out_fd = eventsout ? STDERR_FILENO : STDOUT_FILENO;
+	o.err_fd = STDERR_FILENO;
+	o.spill = spillsize(c, o.keep_order);
+	o.tmpdir = c->tmpdir;
+	o.failed = outputfailed;
+	o.ctx = r;
+	if (wspx__output_new(&out, &o) != 0)
+		fatal("out of memory");
+	return out;
+}
+
+/* Start the pools and the executor for the run. */
+static void
+startexec(struct run *r)
+{
+	struct wspx_blocking_opts bo = { r->c->jobs, 0, 256 * 1024 };
+	struct wspx_pool_opts po = { r->c->source != NULL ?
+	    r->c->source->workers : WS_WORKERS };
+	struct wspx__exec_opts xo;
+	int rc;
+
+	if ((rc = wspx_pool_new(&r->pool, &po)) != 0 ||
+	    (rc = wspx_blocking_new(&r->bp, &bo)) != 0)
+		fatal("cannot start the thread pools: %s", wspx_strerror(rc));
+	memset(&xo, 0, sizeof(xo));
+	xo.slots = r->c->jobs;
+	xo.window = window(r->c);
+	xo.dry_run = r->c->dryrun;
+	xo.show_command = r->c->showcmd;
+	xo.retries = r->c->retries;
+	xo.rerun = placing_rerun(&r->placing);
+	xo.retry_delay_ns = (int64_t)(r->c->retrydelay * 1e9);
+	xo.timeout_ns = (int64_t)(r->c->timeout * 1e9);
+	xo.timeout_pct = r->c->timeoutpct;
+	xo.jobtimeouts = r->c->source != NULL;
+	xo.grace_ns = (int64_t)(r->c->termtimeout * 1e9);
+	xo.delay_ns = (int64_t)(r->c->delay * 1e9);
+	xo.halt = r->c->halt;
+	xo.in_fd = r->devnull;
+	xo.env = environ;
+	signals_inherited(r->signals, &xo.ignore, &xo.mask);
+	xo.output = r->out;
+	xo.results = r->results;
+	xo.memfree = r->c->memfree;
+	xo.max_load = r->c->maxload;
+	xo.jobserver = r->jobserver;
+	xo.pool = r->pool;
+	xo.blocking = r->bp;
+	xo.ops = &jobcalls;
+	xo.ctx = r;
+	if (wspx__exec_new(&r->x, &xo) != 0)
+		fatal("out of memory");
+}
+
+/* The failed jobs, or as --halt says. */
+static int
+exitstatus(struct run *r, const struct stats_final *f)
+{
+	int status;
+
+	if (!r->c->dryrun && wspx__exec_halt_status(r->x, &status))
+		return status;
+	return f->now.failed > EXIT_MAXFAILED ? EXIT_MANYFAILED :
+	    (int)f->now.failed;
+}
+
+/* The status line on a terminal, or --progress lines, or nothing. */
+static void
+startstatus(struct run *r)
+{
+	const struct config *c = r->c;
+	const char *term = getenv("TERM");
+	struct status_opts so;
+
+	memset(&so, 0, sizeof(so));
+	so.stats = &r->stats;
+	so.out = r->out;
+	so.fd = STDERR_FILENO;
+	so.line = !c->nostatus && !c->dryrun && c->mode != WSPX_OUT_UNGROUP &&
+	    isatty(STDERR_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
+	/* A few times a second on a terminal; --progress-interval off it. */
+	so.interval = so.line ? 0.2 : c->progress ? c->interval : 0;
+	r->status = status_start(&so);
+}
+
+/* Files wspx keeps open besides the jobs' (std fds, /dev/null, pipes
+ * of its own, reports), and what each running job needs at most: two
+ * pipes while it starts, then their read ends and two spill files. */
+#define OWN_FILES	32
+#define JOB_FILES	6
+
+/* Make room for the files -j jobs need: raise the soft limit up to the
+ * hard one if it is short (the jobs inherit it), else run fewer jobs at
+ * once, with a warning, rather than have jobs fail to start. */
+static void
+fitfiles(struct config *c)
+{
+	rlim_t per = (c->mode == WSPX_OUT_UNGROUP || c->dryrun ? 1 :
+	    JOB_FILES) + (c->pipe ? 1 : 0);	/* (--pipe: its stdin's pipe) */
+	rlim_t need = OWN_FILES + c->nsrc + per * c->jobs;
+	struct rlimit rl;
+	unsigned fit;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max >= need ? need : rl.rlim_max;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+		return;
+	need -= per * c->jobs;
+	fit = rl.rlim_cur > need + per ? (unsigned)((rl.rlim_cur - need) /
+	    per) : 1;
+	warn("-j %u: only enough open files (ulimit -n %llu) for %u jobs at "
+	    "once: running %u", c->jobs, (unsigned long long)rl.rlim_cur,
+	    fit, fit);
+	c->jobs = fit;
+}
+
+/* The input's records into jobs; --show-limits; and with {##} every job
+ * made now, to count them. */
+static struct jobargs *
+newjobargs(struct input *in, struct commands *cm, const struct config *c)
+{
+	struct jobargs_opts o;
+	struct jobargs *ja;
+
+	runopts_jobargs(c, &o);
+	o.cm = cm;
+	ja = jobargs_new(in, &o);
+	if (c->showlimits)
+		jobargs_limits(ja, stderr);
+	if (commands_needs_total(cm))
+		commands_set_total(cm, jobargs_readall(ja), c->jobs);
+	return ja;
+}
+
+/* Everything the run needs before the first job: commands, signals,
+ * /dev/null for the jobs' stdin, the input, the output, the pools and the
+ * executor, and the signal thread. */
+static void
+setup(struct run *r, struct config *c)
+{
+	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
+	    c->skipblank, c->maxlines > 0, c->eofstr, c->link, -1, c->trim };
+	struct command_opts co;
+	struct report_opts ro;
+	struct placing_opts plo;
+	struct pipe_opts pio;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->jobserver = gates_jobserver(c);
+	gates_check(c);
+	stats_init(&r->stats);
+	if (c->total >= 0)
+		/* relaxed: before the status thread exists. */
+		atomic_store_explicit(&r->stats.total, c->total,
+		    memory_order_relaxed);
+	progpath_init(getenv("PATH"));
+	runopts_command(c, &co);
+	r->cmds = commands_new(&co);
+	r->signals = signals_new(c->termtimeout);
+	/* Write errors are reported, not deaths (the jobs get the actions
+	 * wspx was started with back). */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	if ((r->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+		fatal("/dev/null:");
+	io.wakefd = signals_wakefd(r->signals);
+	if (c->resume != RESUME_NONE)
+		r->resume = resume_load(c->joblog, c->resume,
+		    resumeopts[c->resume]);
+	runopts_report(c, &ro);
+	reports_open(&r->rep, &ro, outputfailed, r);
+	if (c->results != NULL && !c->dryrun && (rc = wspx__results_open(
+	    &r->results, c->results, outputfailed, r)) != 0)
+		fatal("--results %s: %s", c->results, strerror(-rc));
+	c->remote.grace = c->termtimeout;
+	runopts_placing(c, &plo);
+	c->jobs = placing_open(&r->placing, &plo);
+	if (c->maxchars == 0)
+		c->maxchars = placing_maxchars(&r->placing);
+	fitfiles(c);
+	r->running = r->rep.running = running_new(c->jobs);
+	wspx__proc_widen_pipe(STDOUT_FILENO);
+	/* --retry-failed takes its jobs from the joblog */
+	if (c->pipe && c->resume != RETRY_FAILED && c->source == NULL) {
+		runopts_pipe(c, &pio);
+		r->pipes = pipejobs_new(&pio, io.wakefd);
+	} else if (c->resume != RETRY_FAILED && c->source == NULL) {
+		r->in = input_open(c->src, c->nsrc, &io);
+		r->ja = newjobargs(r->in, r->cmds, c);
+	}
+	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
+	    strcmp(c->events, "-") == 0);
+	startexec(r);
+	startstatus(r);
+	signals_start(r->signals, r->x, r->out, r->running);
+}
+
+/* Once every job has finished: stop the status line, the signal thread
+ * and the pools, and read the final counters into f.  Returns the signal
+ * that stopped the run, or 0. */
+static int
+finishrun(struct run *r, struct stats_final *f)
+{
+	struct wspx_blocking_stats after;
+	int sig;
+
+	status_stop(r->status);
+	sig = signals_stop(r->signals);
+	memset(f, 0, sizeof(*f));
+	/* The gauges as the run ends; the counts once nothing runs (a job's
+	 * completion returns before its thread counts it). */
+	wspx_blocking_stats(r->bp, &f->blocking);
+	wspx_blocking_shutdown(r->bp);
+	wspx_pool_shutdown(r->pool);
+	wspx_blocking_stats(r->bp, &after);
+	f->blocking.executed = after.executed;
+	f->blocking.spawn_failures = after.spawn_failures;
+	wspx_pool_stats(r->pool, &f->pool);
+	f->workers = po_workers(r);
+	f->slots = r->c->jobs;
+	stats_finish(&r->stats, f);
+	return sig;
+}
+
+/* What cancelled the jobs that were, for the failure summary. */
+static const char *
+cancelledby(struct run *r, int sig)
+{
+	static char why[64];
+
+	if (r->halted) {
+		snprintf(why, sizeof(why), "by --halt %.40s", r->c->haltspec);
+		return why;
+	}
+	if (sig != 0 && signame(sig) != NULL) {
+		snprintf(why, sizeof(why), "by %s", signame(sig));
+		return why;
+	}
+	return NULL;
+}
+
+/* Free everything. */
+static void
+teardown(struct run *r)
+{
+	placing_close(&r->placing);
+	wspx__exec_free(r->x);
+	wspx_blocking_free(r->bp);
+	wspx_pool_free(r->pool);
+	jobargs_free(r->ja);
+	if (r->in != NULL)
+		input_close(r->in);
+	pipejobs_free(r->pipes);
+	resume_free(r->resume);
+	wspx__results_free(r->results);
+	wspx__jobserver_free(r->jobserver);
+	wspx__output_free(r->out);
+	running_free(r->running);
+	commands_free(r->cmds);
+	progpath_fini();
+	close(r->devnull);
+	signals_free(r->signals);
+}
+
+int
+run(struct config *c)
+{
+	struct run r;
+	struct stats_final f;
+	bool inputfailed;
+	int sig, status, oerr;
+	char what[512];
+
+	setup(&r, c);
+	if (c->source != NULL)
+		feedjobs(&r, c->source);
+	else
+		readloop(&r, r.in);
+	if (r.pipes != NULL)
+		pipejobs_end(r.pipes);
+	inputfailed = (r.in != NULL && (input_failed(r.in) ||
+	    jobargs_failed(r.ja))) || (r.pipes != NULL &&
+	    pipejobs_failed(r.pipes));
+	wspx__exec_wait(r.x);
+	sig = finishrun(&r, &f);
+	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
+	    exitstatus(&r, &f);
+	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0) {
+		warn("cannot write the output: %s", strerror(-oerr));
+		status = EXIT_USAGE;
+	}
+	if (r.results != NULL && wspx__results_error(r.results, what,
+	    sizeof(what)) != 0) {
+		warn("--results: %s", what);
+		status = EXIT_USAGE;
+	}
+	if ((oerr = wspx__output_spill_error(r.out)) != 0)
+		warn("temporary files in %s: %s: output waited in memory",
+		    c->tmpdir, strerror(-oerr));
+	status = reports_close(&r.rep, &f, status, cancelledby(&r, sig));
+	teardown(&r);
+	if (c->source != NULL)
+		c->source->end(c->source->ctx);
+	if (sig != 0)	/* as wspx was asked to, now that all is cleaned up */
+		diesig(sig);
+	return status;
+}

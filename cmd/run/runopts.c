@@ -1,0 +1,109 @@
+/*
+ * What each part of the program is given of the options (see run_int.h):
+ * the configuration is the options' own; the modules below options/ each
+ * take a small struct of what they need, filled here, so that none of
+ * them depends on the whole of it.
+ */
+#include "run_int.h"
+
+#include <string.h>
+
+#include "input/command.h"
+#include "input/jobargs.h"
+#include "pipe/pipeopts.h"
+
+/* How COMMAND is read: -q, -X, --plus; " {}" is added unless -N 0 or
+ * --pipe (a job then has no argument to add; with --cat or --fifo, {} is
+ * its file, as GNU parallel adds it).  With -m, -X and --xargs a
+ * builtin that is also a program (echo, true) runs as the program, as
+ * xargs runs it: a shell would first parse the thousands of arguments of
+ * the line, and could take only 128 KiB of them. */
+static int
+cmdflags(const struct config *c)
+{
+	bool noargs = (c->maxreplset && c->maxrepl == 0) || (c->pipe &&
+	    !c->cat && !c->fifo);
+
+	return (c->quote ? TMPL_QUOTED : 0) | (noargs ? 0 : TMPL_APPEND) |
+	    (c->plus ? TMPL_PLUS : 0) | (c->context ? TMPL_CONTEXT : 0) |
+	    (c->multi != MULTI_NONE ? TMPL_PROGRAMS : 0);
+}
+
+void
+runopts_command(const struct config *c, struct command_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->command = c->command;
+	o->ncommand = c->ncommand;
+	o->flags = cmdflags(c);
+	o->plain = c->plain;
+	o->shell = c->shell;
+	o->tagstring = c->tagstring;
+	o->tag = c->tag;
+	o->jobs = c->jobs;
+}
+
+void
+runopts_report(const struct config *c, struct report_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->dryrun = c->dryrun;
+	o->verbose = c->verbose;
+	o->mode = c->mode;
+	o->timeout = c->timeout;
+	o->timeoutpct = c->timeoutpct;
+	o->memfreespec = c->memfreespec;
+	o->stats = c->stats;
+	o->metrics = c->metrics;
+	o->events = c->events;
+	o->joblog = c->joblog;
+	/* (resuming appends, as GNU parallel does) */
+	o->joblogappend = c->joblogappend || c->resume != RESUME_NONE;
+}
+
+void
+runopts_pipe(const struct config *c, struct pipe_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->src = &c->src[0];
+	o->pipepart = c->pipepart;
+	o->block = c->block;
+	o->blockset = c->blockset;
+	o->blockparts = c->blockparts;
+	o->recstart = c->recstart;
+	o->recend = c->recend;
+	o->regexp = c->regexp;
+	o->header = c->header;
+	o->lines = c->maxlines;
+	o->count = c->maxreplset ? c->maxrepl : 0;
+	o->roundrobin = c->roundrobin;
+	o->cat = c->cat;
+	o->fifo = c->fifo;
+	o->jobs = c->jobs;
+	o->dryrun = c->dryrun;
+	o->tmpdir = c->tmpdir;
+}
+
+void
+runopts_placing(const struct config *c, struct placing_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->remote = &c->remote;
+	o->plain = c->plain;
+	o->plus = c->plus;
+	o->jobs = c->jobs;
+	o->dryrun = c->dryrun;
+}
+
+void
+runopts_jobargs(const struct config *c, struct jobargs_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->maxrecs = c->maxargs;
+	o->fit = c->multi != MULTI_NONE;
+	o->spread = c->multi == MULTI_M || c->multi == MULTI_X;
+	o->exitbig = c->exitbig;
+	o->noargs = c->maxreplset && c->maxrepl == 0;
+	o->jobs = c->jobs;
+	o->maxchars = c->maxchars;
+}

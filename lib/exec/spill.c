@@ -1,0 +1,203 @@
+/*
+ * Collected output, in memory then in spill files (see spill.h).
+ */
+#include "spill.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "os/proc.h"
+#include "os/thread.h"
+#include "os/tmp.h"
+
+/* A buffer taken from the spares only when this much is asked for at
+ * once, and given back to them only if this large: a fresh one costs a
+ * page fault, and zeroing, per page, and freeing it an unmap with TLB
+ * shootdowns. */
+#define ADOPT_MIN	(64 * 1024)
+#define SPARE_MIN	(128 * 1024)
+
+void
+wspx__spill_init(struct wspx__spill *s, size_t threshold, const char *tmpdir)
+{
+	memset(s->spare, 0, sizeof(s->spare));
+	s->threshold = threshold;
+	s->tmpdir = tmpdir;
+	atomic_init(&s->err, 0);
+	WSPX_MUST(pthread_mutex_init(&s->sparelock, NULL));
+}
+
+void
+wspx__spill_fini(struct wspx__spill *s)
+{
+	int i;
+
+	for (i = 0; i < WSPX_SPILL_SPARES; i++)
+		free(s->spare[i].mem);
+	WSPX_MUST(pthread_mutex_destroy(&s->sparelock));
+}
+
+void
+wspx__spill_buf_init(struct wspx__spill_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = -1;
+}
+
+/* Empty b, keeping its memory. */
+void
+wspx__spill_forget(struct wspx__spill_buf *b)
+{
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+	b->len = 0;
+	b->filed = 0;
+}
+
+/* Give b's memory back: kept as a spare if large, else freed. */
+void
+wspx__spill_release(struct wspx__spill *s, struct wspx__spill_buf *b)
+{
+	int i;
+
+	wspx__spill_forget(b);
+	if (b->cap >= SPARE_MIN) {
+		WSPX_MUST(pthread_mutex_lock(&s->sparelock));
+		for (i = 0; i < WSPX_SPILL_SPARES &&
+		    s->spare[i].mem != NULL; i++)
+			;
+		if (i < WSPX_SPILL_SPARES) {
+			s->spare[i].mem = b->mem;
+			s->spare[i].cap = b->cap;
+			b->mem = NULL;
+		}
+		WSPX_MUST(pthread_mutex_unlock(&s->sparelock));
+	}
+	free(b->mem);
+	b->mem = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Give an empty b a spare buffer, if there is one. */
+static void
+adopt(struct wspx__spill *s, struct wspx__spill_buf *b)
+{
+	int i;
+
+	WSPX_MUST(pthread_mutex_lock(&s->sparelock));
+	for (i = 0; i < WSPX_SPILL_SPARES && s->spare[i].mem == NULL; i++)
+		;
+	if (i < WSPX_SPILL_SPARES) {
+		b->mem = s->spare[i].mem;
+		b->cap = s->spare[i].cap;
+		s->spare[i].mem = NULL;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&s->sparelock));
+}
+
+/* Grow b's memory to hold at least need bytes.  Returns 0 or -ENOMEM. */
+int
+wspx__spill_reserve(struct wspx__spill *s, struct wspx__spill_buf *b,
+    size_t need)
+{
+	size_t cap;
+	char *m;
+
+	if (need <= b->cap)
+		return 0;
+	if (b->mem == NULL && need >= ADOPT_MIN)
+		adopt(s, b);
+	if (need <= b->cap)
+		return 0;
+	for (cap = b->cap ? b->cap : 4096; cap < need; cap *= 2)
+		;
+	if ((m = realloc(b->mem, cap)) == NULL)
+		return -ENOMEM;
+	b->mem = m;
+	b->cap = cap;
+	return 0;
+}
+
+/* A spill file for b could not be made or written (-errno why): keep b in
+ * memory from now on, and remember why for the report. */
+static void
+spillfailed(struct wspx__spill *s, struct wspx__spill_buf *b, int why)
+{
+	int none = 0;
+
+	/* relaxed: only the first error is kept, and it is read at the end,
+	 * after the threads that collect output have been joined. */
+	(void)atomic_compare_exchange_strong_explicit(&s->err, &none, why,
+	    memory_order_relaxed, memory_order_relaxed);
+	b->nospill = true;
+}
+
+/* The spill file of b failed (a full disk): bring what it holds back into
+ * memory and keep b there from now on, so nothing is lost.  Returns 0 or
+ * -errno. */
+static int
+unspill(struct wspx__spill *s, struct wspx__spill_buf *b, int why)
+{
+	uint64_t off;
+	ssize_t r;
+
+	spillfailed(s, b, why);
+	if (wspx__spill_reserve(s, b, b->len + (size_t)b->filed) != 0)
+		return -ENOMEM;
+	for (off = 0; off < b->filed; off += (uint64_t)r) {
+		r = pread(b->fd, b->mem + b->len + off, (size_t)(b->filed -
+		    off), (off_t)off);
+		if (r < 0 && errno == EINTR)
+			r = 0;
+		else if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+	}
+	b->len += (size_t)b->filed;
+	b->filed = 0;
+	close(b->fd);
+	b->fd = -1;
+	return 0;
+}
+
+/* Add n bytes to b: in memory up to the spill threshold, then in a spill
+ * file (in memory after all if no file can be made or written). */
+int
+wspx__spill_add(struct wspx__spill *s, struct wspx__spill_buf *b,
+    const char *p, size_t n)
+{
+	size_t k;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	if (b->fd < 0 && !b->nospill && b->len + n > s->threshold &&
+	    (b->fd = wspx__tmp_anon(s->tmpdir)) < 0) {
+		spillfailed(s, b, b->fd);
+		b->fd = -1;
+	}
+	if (b->fd >= 0) {
+		rc = wspx__proc_write(b->fd, p, n, &k);
+		b->filed += k;
+		if (rc == 0)
+			return 0;
+		if ((rc = unspill(s, b, rc)) != 0)
+			return rc;
+		p += k;
+		n -= k;
+	}
+	if (wspx__spill_reserve(s, b, b->len + n) != 0)
+		return -ENOMEM;
+	memcpy(b->mem + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+int
+wspx__spill_error(struct wspx__spill *s)
+{
+	/* relaxed: see spillfailed(). */
+	return atomic_load_explicit(&s->err, memory_order_relaxed);
+}

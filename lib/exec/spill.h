@@ -1,0 +1,73 @@
+/*
+ * What a job writes while it may not print yet, collected: in memory up
+ * to a threshold per stream, then in an unlinked temporary file, so that
+ * memory stays bounded whatever the jobs print, and back in memory after
+ * all if no file can be made or written (a full disk), so that nothing is
+ * lost.  Large buffers are kept for reuse by the next job.  A buffer is
+ * written by one thread at a time (the job's reader, or the output's
+ * holder of its lock); the store's spares are shared, under their lock.
+ */
+#ifndef WSPX_SPILL_H
+#define WSPX_SPILL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WSPX_SPILL_SPARES	4
+
+/* The collected bytes of one stream: mem first, then the file. */
+struct wspx__spill_buf {
+	char *mem;		/* the first len bytes, cap allocated */
+	size_t len, cap;
+	int fd;			/* the spill file, or -1 */
+	uint64_t filed;		/* bytes in the spill file, after mem's */
+	bool nospill;		/* a spill file failed: memory only */
+};
+
+/* What the buffers of an output share. */
+struct wspx__spill {
+	size_t threshold;	/* bytes in memory before a file is used */
+	const char *tmpdir;	/* where the files are made, borrowed */
+	_Atomic(int) err;	/* the first spill file error, or 0 */
+	pthread_mutex_t sparelock;	/* guards spare */
+	struct {
+		char *mem;
+		size_t cap;
+	} spare[WSPX_SPILL_SPARES];	/* free buffers, kept for reuse */
+};
+
+/* Set up s for buffers that keep threshold bytes in memory and spill
+ * into files in tmpdir (borrowed). */
+void wspx__spill_init(struct wspx__spill *s, size_t threshold,
+    const char *tmpdir);
+
+/* Free s's spares; every buffer must have been released. */
+void wspx__spill_fini(struct wspx__spill *s);
+
+/* An empty buffer. */
+void wspx__spill_buf_init(struct wspx__spill_buf *b);
+
+/* Add n bytes to b: in memory up to the threshold, then in a spill file.
+ * Returns 0 or -errno (-ENOMEM, or a file's error that memory could not
+ * take over). */
+int wspx__spill_add(struct wspx__spill *s, struct wspx__spill_buf *b,
+    const char *p, size_t n);
+
+/* Grow b's memory to hold at least need bytes.  Returns 0 or -ENOMEM. */
+int wspx__spill_reserve(struct wspx__spill *s, struct wspx__spill_buf *b,
+    size_t need);
+
+/* Empty b, keeping its memory (its file is closed). */
+void wspx__spill_forget(struct wspx__spill_buf *b);
+
+/* Empty b and give its memory back: kept as a spare if large. */
+void wspx__spill_release(struct wspx__spill *s, struct wspx__spill_buf *b);
+
+/* The first error a spill file met (-errno), or 0.  Read once the
+ * buffers' writers have stopped. */
+int wspx__spill_error(struct wspx__spill *s);
+
+#endif /* WSPX_SPILL_H */
