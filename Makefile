@@ -123,9 +123,9 @@ EXAMPLES = examples/forkjoin
 # The shells are for the quoting and completion tests, which skip a shell
 # that is missing (tcsh also brings csh); GNU parallel is the reference
 # the joblog and halt tests compare with; pkg-config finds the installed
-# library for its test.  sshd, ssh and Slurm (with
-# munge) are for the remote tests, which start their own daemons on free
-# ports with ../shared/services/.
+# library for its test.  sshd, ssh and Slurm (with munge) are for the
+# remote tests, which start their own daemons on free ports with the
+# scripts of tests/services/.
 EXAMPLE_TOOLS = cc stdio.h yaml.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm pkg-config spin mandoc bats python3 \
 	tmux ps bash dash zsh ksh mksh busybox fish tcsh parallel sshd ssh \

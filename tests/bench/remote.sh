@@ -6,14 +6,15 @@
 #
 #   WSPX=./wspx RUNS=10 tests/bench/remote.sh
 #
-# SSH: a private sshd on 127.0.0.1 (../shared/services/start-sshd.sh, on a
-# free port picked now) and one ssh configuration for every command: the
-# wrapper $WORK/ssh = `ssh -F $WORK/ssh_config`, which is the service's
-# ssh_config plus `SetEnv SHLVL=1`.  Without that, bash (root's login
-# shell, which sshd runs every remote command with) sources ~/.bashrc
-# because SSH_CLIENT is set and SHLVL is not, and this machine's .bashrc
-# (pyenv init) takes about 190 ms: every session, in every tool, would cost
-# that, and the tools' own costs would drown in it.  Host alias wspx-local.
+# SSH: a private sshd on 127.0.0.1 (tests/services/sshd.sh, on a free port
+# picked now) and one ssh configuration for every command: the wrapper
+# $WORK/ssh = `ssh -F $WORK/ssh_config`, which is the sshd's ssh_config
+# (it sends `SetEnv SHLVL=1`) plus the host alias wspx-local.  Without
+# SHLVL, bash (root's login shell, which sshd runs every remote command
+# with) sources ~/.bashrc because SSH_CLIENT is set and SHLVL is not, and
+# this machine's .bashrc (pyenv init) takes about 190 ms: every session,
+# in every tool, would cost that, and the tools' own costs would drown in
+# it.
 #   floor:  seq N | xargs -PJ -I{} $WORK/ssh -S SOCK -o ControlMaster=no wspx-local echo {}
 #           (SOCK: a ControlMaster opened before the run: what one session costs)
 #   gnu:    seq N | parallel -S J/wspx-local --ssh $WORK/ssh -M echo {}
@@ -22,8 +23,8 @@
 #           current directory, GNU parallel's the remote $HOME)
 # Target: wspx at most 0.5x GNU parallel.
 #
-# Slurm: a one-node cluster (../shared/services/start-slurm.sh, CPUS CPUs,
-# free ports) and one allocation, `salloc -n CPUS`, that hyperfine runs in:
+# Slurm: a one-node cluster (tests/services/slurm.sh, CPUS CPUs, free
+# ports) and one allocation, `salloc -n CPUS`, that hyperfine runs in:
 #   srun-loop: for i in $(seq N); do srun --exact -n1 -c1 echo $i; done
 #   wspx:      seq N | wspx --slurm echo {}
 # Target: wspx at most 1.0x the loop.
@@ -34,10 +35,10 @@
 # Env: WSPX (./wspx), RUNS (10), N (200), J (2, ssh slots and xargs -P),
 # CPUS (2, the cluster's and the allocation's), PARTS ("ssh slurm"),
 # WORK (a new temp dir, removed at the end unless given), PEERS_ONLY (0).
-# Needs hyperfine, GNU parallel, python3, sshd and Slurm (the service
-# scripts install the last two); runs as root; not part of make check.
+# Needs hyperfine, GNU parallel, python3, sshd and Slurm with munge (`make
+# check-tools` installs the last two); runs as root; not part of make check.
 set -euo pipefail
-SERVICES=$(cd "$(dirname "$0")/../../../shared/services" && pwd)
+SERVICES=$(cd "$(dirname "$0")/../services" && pwd)
 WSPX=${WSPX:-./wspx}
 RUNS=${RUNS:-10} N=${N:-200} J=${J:-2} CPUS=${CPUS:-2}
 PARTS=${PARTS:-ssh slurm} PEERS_ONLY=${PEERS_ONLY:-0}
@@ -58,8 +59,8 @@ cleanup() {
 	set +e
 	[ -S "$WORK/floor.sock" ] &&
 		"$WORK/ssh" -S "$WORK/floor.sock" -O exit wspx-local >/dev/null 2>&1
-	[ -d "$WORK/sshd" ] && bash "$SERVICES/stop-sshd.sh" "$WORK/sshd" >/dev/null 2>&1
-	[ -d "$WORK/slurm" ] && bash "$SERVICES/stop-slurm.sh" "$WORK/slurm" >/dev/null 2>&1
+	[ -d "$WORK/sshd" ] && "$SERVICES/sshd.sh" stop "$WORK/sshd"
+	[ -d "$WORK/slurm" ] && "$SERVICES/slurm.sh" stop "$WORK/slurm"
 	if [ "$KEEP" = 1 ]; then echo "work: $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -69,7 +70,8 @@ mkdir -p "$PARALLEL_HOME" "$TMPDIR" && touch "$PARALLEL_HOME/will-cite"
 cd "$WORK"
 SUM=$((N * (N + 1) / 2))
 
-# free TCP ports, none of the services' defaults (others may use those)
+# free TCP ports, none of the usual ones of a test sshd and of Slurm
+# (a daemon that is down now may want them later)
 free_ports() {
 	python3 - "$1" <<'PY'
 import socket, sys
@@ -143,8 +145,10 @@ PY
 for part in $PARTS; do
 	case $part in
 	ssh)
-		bash "$SERVICES/start-sshd.sh" "$WORK/sshd" "$(free_ports 1)"
-		{ echo "SetEnv SHLVL=1"; echo "Include $WORK/sshd/ssh_config"; } >"$WORK/ssh_config"
+		port=$(free_ports 1)
+		"$SERVICES/sshd.sh" start "$WORK/sshd" "$port"
+		printf '%s\n' "Include $WORK/sshd/ssh_config" "Host wspx-local" \
+			"HostName 127.0.0.1" "Port $port" "User root" >"$WORK/ssh_config"
 		printf '#!/bin/sh\nexec ssh -F %s "$@"\n' "$WORK/ssh_config" >"$WORK/ssh"
 		chmod 755 "$WORK/ssh"
 		SSH=$WORK/ssh
@@ -161,9 +165,8 @@ for part in $PARTS; do
 		;;
 	slurm)
 		read -r cport dport < <(free_ports 2)
-		WSPX_SLURM_CPUS=$CPUS WSPX_SLURM_CTLD_PORT=$cport WSPX_SLURM_D_PORT=$dport \
-			bash "$SERVICES/start-slurm.sh" "$WORK/slurm"
-		. "$WORK/slurm/env.sh"
+		"$SERVICES/slurm.sh" start "$WORK/slurm" "$CPUS" "$cport" "$dport"
+		export SLURM_CONF=$WORK/slurm/slurm.conf
 		# the checks get an allocation each; hyperfine runs in one, both commands in it
 		bench slurm "$WORK/slurm.json" salloc -Q -n "$CPUS" -- \
 			wspx "seq $N | $WSPX --slurm echo {}" \

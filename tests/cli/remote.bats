@@ -27,7 +27,7 @@ teardown_file() {
 # job (a process with $mark in its command line) behind.
 teardown() {
 	if [ -n "${sshd2:-}" ]; then
-		bash "$SERVICES/stop-sshd.sh" "$sshd2" 2> /dev/null
+		"$SERVICES/sshd.sh" stop "$sshd2"
 	fi
 	[ -z "${BATS_TEST_COMPLETED:-}" ] || return 0
 	[ -n "${pid:-}" ] && kill -KILL "$pid" 2> /dev/null
@@ -116,9 +116,9 @@ allremote() {
 	# stops that sshd and ends its own connection
 	sshd2=$PWD/sshd2
 	mkdir -m 700 "$sshd2"
-	cp "$SSH_DIR"/state/client_key* "$sshd2"/
+	cp "$SSH_DIR"/client_key* "$sshd2"/
 	p2=$(freeports 1)
-	bash "$SERVICES/start-sshd.sh" "$sshd2" "$p2" 2> sshd2.log
+	"$SERVICES/sshd.sh" start "$sshd2" "$p2"
 	u=$$$RANDOM mark="lost$u"
 	cat > lose <<'SH'
 #!/bin/sh
@@ -512,13 +512,20 @@ SH
 }
 
 @test "--halt soon: a job waiting for its host does not start after the failure" {
+	# b is ready only once a holds the host's one slot (c, here, waits
+	# for a's mark): whichever job's thread is faster, b waits for the
+	# host until a fails.
 	cat > jobs.yaml <<YAML
 hosts: ["1/$LOGIN", "1/:"]
 jobs:
   a:
     on: "$LOGIN"
-    run: sleep 1; exit 1
+    run: touch a.started; sleep 1; exit 1
+  c:
+    on: ":"
+    run: while [ ! -e a.started ]; do sleep 0.05; done
   b:
+    needs: c
     on: "$LOGIN"
     run: echo b started
 YAML

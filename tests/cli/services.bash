@@ -1,28 +1,19 @@
-# Private services for the remote-execution tests, started from
-# shared/services (beside the repository) by a test file's setup_file and
-# stopped by its teardown_file: an sshd on 127.0.0.1 for remote.bats, a
-# one-node Slurm cluster for slurm.bats.  Each gets ports that are free at
-# the time, never the services' defaults 2222, 6817 and 6818, which
-# another copy of the services may hold on this machine.  The variables
+# Private services for the remote-execution tests, started with the
+# scripts of tests/services by a test file's setup_file and stopped by its
+# teardown_file: an sshd on 127.0.0.1 for remote.bats, a one-node Slurm
+# cluster for slurm.bats.  Each gets ports that are free at the time, so
+# that other copies of them on this machine are no matter.  The variables
 # setup_file exports reach every test; tests `load services` for the
-# functions.  $WSPX_SERVICES, if set, names another directory of the
-# same scripts.
+# functions.  $WSPX_SERVICES, if set, names another directory of the same
+# scripts.
 
-SERVICES=${WSPX_SERVICES:-$BATS_TEST_DIRNAME/../../../shared/services}
-
-# Fail, saying where they were looked for, if the service scripts are not
-# there: the tests need them, and do not skip.
-needservices() {
-	[ -f "$SERVICES/start-sshd.sh" ] && [ -f "$SERVICES/start-slurm.sh" ] &&
-	    return 0
-	echo "no service scripts in $SERVICES (shared/services beside the" \
-	    "repository, or \$WSPX_SERVICES)" >&2
-	return 1
-}
+SERVICES=${WSPX_SERVICES:-$BATS_TEST_DIRNAME/../services}
 
 # Print $1 (default 1) distinct TCP ports that nothing is bound to now, on
 # any address, from 20000-32767: below the kernel's ephemeral range, so
-# that no connection takes one as its local port meanwhile.
+# that no connection takes one as its local port meanwhile.  Never 6817
+# or 6818, Slurm's usual ports, nor 2222, a test sshd's: a daemon that is
+# down now may want them later.
 freeports() {
 	python3 - "${1:-1}" <<'PY'
 import random, socket, sys
@@ -44,96 +35,66 @@ print(*ports)
 PY
 }
 
-# Start the sshd in a new directory $SSH_DIR (its state in $SSH_DIR/state)
-# and export:
-#   MYSSH     an ssh command for --ssh: the private client key, host keys
-#             not checked, batch mode, for any host
+# Start an sshd with its files in a new directory $SSH_DIR, and export:
+#   MYSSH     an ssh command for --ssh: ssh with the sshd's ssh_config
+#             (its client key, host keys not checked, batch mode,
+#             SHLVL=1 sent so that root's bash skips ~/.bashrc)
 #   SSH_PORT  the sshd's port; LOGIN=root@127.0.0.1:$SSH_PORT its spec
 #   BADLOGIN  root@127.0.0.1:PORT on a port where nothing listens: a host
 #             that refuses connections
 # On a failure, stops what it started and fails.
 start_sshd() {
 	local bad
-	needservices || return 1
 	SSH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/wspx-test-sshd.XXXXXX") || return 1
 	export SSH_DIR
 	# shellcheck disable=SC2046
 	set -- $(freeports 2)
 	SSH_PORT=$1 bad=$2
-	if ! bash "$SERVICES/start-sshd.sh" "$SSH_DIR/state" "$SSH_PORT"; then
+	if ! "$SERVICES/sshd.sh" start "$SSH_DIR" "$SSH_PORT"; then
 		stop_sshd
 		return 1
 	fi
-	cat > "$SSH_DIR/ssh_config" <<CFG
-Host *
-  IdentityFile $SSH_DIR/state/client_key
-  IdentitiesOnly yes
-  StrictHostKeyChecking no
-  UserKnownHostsFile $SSH_DIR/known_hosts
-  BatchMode yes
-  LogLevel ERROR
-  ConnectTimeout 5
-CFG
 	printf '#!/bin/sh\nexec ssh -F %s "$@"\n' "$SSH_DIR/ssh_config" \
 		> "$SSH_DIR/myssh"
 	chmod 755 "$SSH_DIR/myssh"
 	export MYSSH=$SSH_DIR/myssh SSH_PORT LOGIN=root@127.0.0.1:$SSH_PORT
 	export BADLOGIN=root@127.0.0.1:$bad
-	if ! "$MYSSH" -p "$SSH_PORT" root@127.0.0.1 true; then
-		echo "cannot log in with $MYSSH -p $SSH_PORT root@127.0.0.1" >&2
-		stop_sshd
-		return 1
-	fi
 }
 
-# Stop the sshd of start_sshd, and the connections it still serves (a
-# ControlMaster that wspx left open would otherwise keep its session),
-# then remove $SSH_DIR.  Safe to call when nothing or only part started.
+# Stop the sshd of start_sshd, with the connections it still serves, and
+# remove $SSH_DIR.  Safe to call when nothing or only part started.
 stop_sshd() {
-	local sessions=
 	[ -n "${SSH_DIR:-}" ] && [ -d "$SSH_DIR" ] || return 0
-	if [ -f "$SSH_DIR/state/sshd.pid" ]; then
-		sessions=$(pgrep -P "$(cat "$SSH_DIR/state/sshd.pid")") || :
-	fi
-	bash "$SERVICES/stop-sshd.sh" "$SSH_DIR/state"
-	# shellcheck disable=SC2086
-	[ -z "$sessions" ] || kill -TERM $sessions 2> /dev/null || :
+	"$SERVICES/sshd.sh" stop "$SSH_DIR"
 	rm -rf "$SSH_DIR"
 }
 
-# Start the Slurm cluster (WSPX_SLURM_CPUS=4 CPUs on node localhost,
-# partition debug) in a new directory $SLURM_DIR under /tmp, and export
-# SLURM_CONF for srun, salloc, squeue, scancel.  munged wants o+x on every
-# directory above its socket, hence mode 755 and /tmp, not the test's
-# temporary directory (0700).  The caller's own allocation, if any, is
-# forgotten: the tests choose where they run.  On a failure, stops what
-# it started and fails.
+# Start the Slurm cluster (4 CPUs on node localhost, partition debug) in
+# a new directory $SLURM_DIR under /tmp, and export SLURM_CONF for srun,
+# salloc, squeue, scancel.  munged wants o+x on every directory above its
+# socket, hence /tmp, not the test's temporary directory (0700).  The
+# caller's own allocation, if any, is forgotten: the tests choose where
+# they run.  On a failure, stops what it started and fails.
 start_slurm() {
 	local v
-	needservices || return 1
 	for v in $(compgen -v SLURM_); do
 		unset "$v"
 	done
 	SLURM_DIR=$(mktemp -d /tmp/wspx-test-slurm.XXXXXX) || return 1
 	export SLURM_DIR
-	chmod 755 "$SLURM_DIR"
 	# shellcheck disable=SC2046
-	set -- $(freeports 2)
-	if ! WSPX_SLURM_CPUS=4 WSPX_SLURM_CTLD_PORT=$1 WSPX_SLURM_D_PORT=$2 \
-	    bash "$SERVICES/start-slurm.sh" "$SLURM_DIR/state"; then
+	if ! "$SERVICES/slurm.sh" start "$SLURM_DIR" 4 $(freeports 2); then
 		stop_slurm
 		return 1
 	fi
-	# shellcheck disable=SC1091
-	. "$SLURM_DIR/state/env.sh"
-	export SLURM_CONF
+	export SLURM_CONF=$SLURM_DIR/slurm.conf
 }
 
 # Stop the cluster of start_slurm (its jobs cancelled first) and remove
 # $SLURM_DIR.  Safe to call when nothing or only part started.
 stop_slurm() {
 	[ -n "${SLURM_DIR:-}" ] && [ -d "$SLURM_DIR" ] || return 0
-	bash "$SERVICES/stop-slurm.sh" "$SLURM_DIR/state"
+	"$SERVICES/slurm.sh" stop "$SLURM_DIR"
 	rm -rf "$SLURM_DIR"
 }
 
