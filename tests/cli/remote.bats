@@ -388,15 +388,34 @@ PY
 	[ -z "$(find . -name '*wspx*')" ]
 }
 
+# Whether the three jobs of the test below have started (their first
+# attempts), and whether process $1 is gone.
+threestarted() {
+	[ "$(ls started.* 2> /dev/null | wc -l)" -ge 3 ]
+}
+gone() {
+	! kill -0 "$1" 2> /dev/null
+}
+
+# Whether $1 masters of the test sshd run.
+mastersare() {
+	[ "$(pgrep -fc "wspx-ssh-.* -p $SSH_PORT -M" || :)" = "$1" ]
+}
+
 @test "a master killed under several jobs: every one of them runs again" {
 	u=$$$RANDOM
+	# Each attempt marks its start, then waits for go: the first attempts
+	# all run when their master goes, whatever the machine's load.
 	"$WSPX" --ssh "$MYSSH" -S "3/$LOGIN" --joblog log \
-	    "sleep 2; echo done {} # $u" ::: 1 2 3 > out 2> err & pid=$!
-	# (the jobs run by then; the master is ssh -f's child, the one left)
-	sleep 1.2
+	    "touch started.{}.\$\$; until [ -e go ]; do sleep 0.1; done; echo done {} # $u" \
+	    ::: 1 2 3 > out 2> err & pid=$!
+	waituntil threestarted
+	# (the master is ssh -f's child, the one left)
 	m=$(pgrep -f "wspx-ssh-[^ ]*/0\.0 -p $SSH_PORT -M")
 	[ "$(echo "$m" | wc -w)" -eq 1 ]
 	kill "$m"
+	waituntil gone "$m"
+	touch go
 	st=0
 	wait $pid || st=$?
 	cat err >&2
@@ -440,8 +459,8 @@ SH
 	rx -S "2/$LOGIN" --joblog /nonexistent/dir/log echo ::: a
 	[ "$st" -eq 255 ]
 	grep -q -- "--joblog /nonexistent/dir/log" err
-	sleep 0.5
-	[ "$(pgrep -fc "wspx-ssh-.* -p $SSH_PORT -M" || :)" = "$before" ]
+	# (the master it opened goes as wspx exits; allow it the time)
+	waituntil mastersare "$before"
 }
 
 @test "-X with -S: the lines fit ssh's one argument" {
@@ -523,7 +542,7 @@ jobs:
     run: touch a.started; sleep 1; exit 1
   c:
     on: ":"
-    run: while [ ! -e a.started ]; do sleep 0.05; done
+    run: i=0; while [ ! -e a.started ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done; [ -e a.started ]
   b:
     needs: c
     on: "$LOGIN"

@@ -87,8 +87,8 @@ startpane() {
 	[ "$w" -le 99 ]
 	[ "$w" -ge 90 ]
 	tm resize-window -x 60
-	waitrow '^wspx 39/40 .{20,}$'
-	sleep 0.5
+	# (drawn again for the new width: 59 columns at most)
+	waitrow '^wspx 39/40 .{20,48}$'
 	w=$(tm capture-pane -p | tail -1 | wc -L)
 	[ "$w" -le 59 ]
 	touch go
