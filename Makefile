@@ -37,7 +37,8 @@ ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS)
 # base/; the wspx program links the engine, the rest, over it.
 BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 	lib/base/clock.h lib/base/median.h lib/base/sha256.h \
-	lib/base/size.h lib/base/strtab.h lib/base/yamldoc.h
+	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
+	lib/base/yamldoc.h
 OSHDR = lib/os/proc.h lib/os/sysload.h lib/os/thread.h lib/os/tmp.h \
 	lib/os/zerocopy.h
 RUNTIMEHDR = lib/runtime/atomic.h lib/runtime/blocking.h \
@@ -50,7 +51,8 @@ EXECHDR = lib/exec/exec.h lib/exec/exec_int.h lib/exec/halt.h \
 	lib/exec/pump.h lib/exec/results.h
 BUILTINSHDR = lib/builtins/builtin.h lib/builtins/builtin_int.h
 JOBFILEHDR = lib/jobfile/glob.h lib/jobfile/jobfile.h \
-	lib/jobfile/jobfile_int.h lib/jobfile/matrix.h lib/jobfile/uptodate.h
+	lib/jobfile/jobfile_int.h lib/jobfile/matrix.h lib/jobfile/shellctx.h \
+	lib/jobfile/uptodate.h
 LIBHDR = lib/wspx.h $(BASEHDR) $(OSHDR) $(RUNTIMEHDR) $(EXECHDR) \
 	$(BUILTINSHDR) $(JOBFILEHDR)
 WSPXOBJ = lib/base/error.o \
@@ -60,7 +62,8 @@ WSPXOBJ = lib/base/error.o \
 	lib/runtime/graph.o lib/runtime/pool.o lib/runtime/sleep.o \
 	lib/runtime/stack.o lib/runtime/timer.o lib/runtime/watchdog.o
 ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
-	lib/base/median.o lib/base/sha256.o lib/base/size.o \
+	lib/base/median.o lib/base/sha256.o lib/base/shellname.o \
+	lib/base/size.o \
 	lib/base/strtab.o lib/base/yamldoc.o \
 	lib/exec/attempt.o lib/exec/exec.o lib/exec/gate.o lib/exec/halt.o \
 	lib/exec/joblog.o lib/exec/jobserver.o lib/exec/outcome.o \
@@ -70,7 +73,7 @@ ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
 	lib/builtins/wait.o \
 	lib/jobfile/glob.o lib/jobfile/jobcheck.o lib/jobfile/jobcond.o \
 	lib/jobfile/jobexpr.o lib/jobfile/jobfile.o lib/jobfile/matrix.o \
-	lib/jobfile/uptodate.o
+	lib/jobfile/shellctx.o lib/jobfile/uptodate.o
 LIBOBJ = $(WSPXOBJ) $(ENGINEOBJ)
 LIBPIC = $(WSPXOBJ:.o=.po)
 # The program, folder by folder (cmd/*/README says what each is for).

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "input/template.h"
+#include "jobfile/shellctx.h"
 #include "util/buf.h"
 #include "util/util.h"
 
@@ -59,47 +60,190 @@ outputval(struct graphrun *gr, const struct wspx__jfjob *jj,
 }
 
 char *
-graphcmd_expand(struct graphrun *gr, const struct gjob *j, const char *s,
-    bool quoted, enum shellkind kind)
+graphcmd_expand(struct graphrun *gr, const struct gjob *j, const char *s)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	struct wspx__jfexpr e;
 	struct buf b = { NULL, 0, 0 };
 	size_t pos = 0, last = 0, n = strlen(s);
-	const char *v;
 
 	/* (the file was checked: every expression is one wspx knows) */
 	while (wspx__jobfile_next(s, n, &pos, &e) > 0) {
 		bufadd(&b, s + last, e.start - last);
-		v = e.matrix ? matrixval(jj, &e) : outputval(gr, jj, &e);
-		if (quoted)
-			quote(&b, v, kind);
-		else
-			bufadds(&b, v);
+		bufadds(&b, e.matrix ? matrixval(jj, &e) : outputval(gr, jj,
+		    &e));
 		last = e.end;
 	}
 	bufadd(&b, s + last, n - last);
 	return buftake(&b);
 }
 
-/* The job's command line: a list's commands run in turn, each in braces
- * so that any of them may span lines, stopping at the first failure. */
-static char *
-script(struct graphrun *gr, const struct gjob *j, enum shellkind kind)
+/* The values of a command's expressions, each in a variable of the job's
+ * environment: one per distinct expression, WSPX_VALUE_1 and on. */
+struct values {
+	char **ids;		/* the expressions, as "m KEY" or "o JOB KEY" */
+	char **env;		/* "WSPX_VALUE_k=value" */
+	size_t n;
+};
+
+/* The number of the variable that holds e's value. */
+static size_t
+valueof(struct graphrun *gr, const struct gjob *j,
+    const struct wspx__jfexpr *e, struct values *v)
 {
-	const struct wspx__ynode *run = gr->jf->jobs[j->index].run;
-	struct buf b = { NULL, 0, 0 };
-	char *one;
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct buf id = { NULL, 0, 0 }, env = { NULL, 0, 0 };
 	size_t i;
 
-	if (run->kind == WSPX__YSCALAR)
-		return graphcmd_expand(gr, j, run->str, true, kind);
-	for (i = 0; i < run->n; i++) {
-		one = graphcmd_expand(gr, j, run->items[i]->str, true, kind);
-		bufprintf(&b, "%s{ %s\n}", i > 0 ? " && " : "", one);
-		free(one);
+	if (e->matrix)
+		bufprintf(&id, "m %.*s", (int)e->keylen, e->key);
+	else
+		bufprintf(&id, "o %.*s %.*s", (int)e->joblen, e->job,
+		    (int)e->keylen, e->key);
+	for (i = 0; i < v->n; i++)
+		if (strcmp(v->ids[i], id.s) == 0) {
+			free(id.s);
+			return i + 1;
+		}
+	bufprintf(&env, "WSPX_VALUE_%zu=%s", v->n + 1, e->matrix ?
+	    matrixval(jj, e) : outputval(gr, jj, e));
+	v->ids = xrealloc(v->ids, (v->n + 1) * sizeof(char *));
+	v->env = xrealloc(v->env, (v->n + 1) * sizeof(char *));
+	v->ids[v->n] = buftake(&id);
+	v->env[v->n] = buftake(&env);
+	return ++v->n;
+}
+
+static void
+values_free(struct values *v)
+{
+	while (v->n > 0) {
+		v->n--;
+		free(v->ids[v->n]);
+		free(v->env[v->n]);
 	}
-	return buftake(&b);
+	free(v->ids);
+	free(v->env);
+}
+
+/* A reference to variable k for a place in lang: it expands to the value,
+ * as one word where a word stands, and is never read again as syntax. */
+static void
+reference(struct buf *b, enum wspx__shlang lang, enum wspx__shctx ctx,
+    size_t k)
+{
+	/* by place: word, "...", '...', comment, here-document */
+	static const char *const pre[3][5] = {
+		{ "\"${", "${", "'\"${", "${", "${" },
+		{ "\"$", "\"$", "'\"$", "$", "$" },
+		{ "${", "\"${", "'${", "$", "$" } };
+	static const char *const post[3][5] = {
+		{ "}\"", "}", "}\"'", "}", "}" },
+		{ "\"", "\"", "\"'", "", "" },
+		{ ":q}", ":q}\"", ":q}'", "", "" } };
+
+	bufprintf(b, "%sWSPX_VALUE_%zu%s", pre[lang][ctx], k, post[lang][ctx]);
+}
+
+/* A here-document's delimiter s[0..n) without its quotes. */
+static void
+unquoted(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == '\\' && i + 1 < n)
+			bufaddc(b, s[++i]);
+		else if (s[i] != '\'' && s[i] != '"')
+			bufaddc(b, s[i]);
+}
+
+/* Text of a here-document made to expand, kept as it was. */
+static void
+escaped(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\\' || s[i] == '$' || s[i] == '`')
+			bufaddc(b, '\\');
+		bufaddc(b, s[i]);
+	}
+}
+
+/* One string of j's run: into run, what the shell runs, each value a
+ * reference to its variable (values), and into show, for people, each
+ * value in place (quoted where it stands as a word). */
+static void
+runstring(struct graphrun *gr, const struct gjob *j, const char *s,
+    enum wspx__shlang lang, struct values *v, struct buf *run,
+    struct buf *show)
+{
+	const struct wspx__shedit *ed;
+	struct wspx__shscan sc;
+	struct wspx__jfexpr e;
+	size_t n = strlen(s), last = 0, i, pos, k;
+
+	/* (the file was checked with the same shell: only memory fails) */
+	if (wspx__shellctx_scan(s, n, lang, &sc) != 0)
+		fatal("the command of %s: an expression %s",
+		    gr->jf->jobs[j->index].name, sc.err);
+	for (i = 0; i < sc.n; i++) {
+		ed = &sc.edits[i];
+		bufadd(run, s + last, ed->start - last);
+		bufadd(show, s + last, ed->start - last);
+		last = ed->end;
+		if (ed->kind != WSPX__SHEDIT_VALUE) {
+			(ed->kind == WSPX__SHEDIT_UNQUOTE ? unquoted :
+			    escaped)(run, s + ed->start, ed->end - ed->start);
+			bufadd(show, s + ed->start, ed->end - ed->start);
+			continue;
+		}
+		pos = ed->start;
+		(void)wspx__jobfile_next(s, n, &pos, &e);
+		k = valueof(gr, j, &e, v);
+		reference(run, lang, ed->ctx, k);
+		if (ed->ctx == WSPX__SHCTX_WORD)
+			quote(show, strchr(v->env[k - 1], '=') + 1, lang ==
+			    WSPX__SH_FISH ? SHELL_FISH : lang == WSPX__SH_CSH ?
+			    SHELL_CSH : SHELL_POSIX);
+		else
+			bufadds(show, strchr(v->env[k - 1], '=') + 1);
+	}
+	bufadd(run, s + last, n - last);
+	bufadd(show, s + last, n - last);
+	wspx__shellctx_free(&sc);
+}
+
+/* The job's script into run and show (see runstring()): a list's
+ * strings run in turn, one per line (the shell's -e stops at the first
+ * that fails); in fish, which has no -e, each in a begin block after an
+ * `and`. */
+static void
+script(struct graphrun *gr, const struct gjob *j, enum wspx__shlang lang,
+    struct values *v, struct buf *run, struct buf *show)
+{
+	const struct wspx__ynode *r = gr->jf->jobs[j->index].run;
+	size_t i;
+
+	if (r->kind == WSPX__YSCALAR) {
+		runstring(gr, j, r->str, lang, v, run, show);
+		return;
+	}
+	for (i = 0; i < r->n; i++) {
+		if (lang == WSPX__SH_FISH) {
+			bufadds(run, i > 0 ? "\nand begin\n" : "begin\n");
+			bufadds(show, i > 0 ? "\nand begin\n" : "begin\n");
+		} else if (i > 0) {
+			bufaddc(run, '\n');
+			bufaddc(show, '\n');
+		}
+		runstring(gr, j, r->items[i]->str, lang, v, run, show);
+		if (lang == WSPX__SH_FISH) {
+			bufadds(run, "\nend");
+			bufadds(show, "\nend");
+		}
+	}
 }
 
 /* Whether entry e (NAME=value) sets one of the names of over[0..n). */
@@ -114,32 +258,49 @@ overridden(const char *e, char **over, size_t n)
 	return false;
 }
 
-/* The job's environment: wspx's, with the file's env and the job's own
- * variables over it. */
-static char **
-environment(struct graphrun *gr, struct gjob *j)
+/* The settings of the job's own environment into over (each malloc'd):
+ * the file's env, the defaults', the job's (a later one wins), then the
+ * values of its command's expressions.  Returns how many. */
+static size_t
+settings(struct graphrun *gr, const struct gjob *j, const struct values *v,
+    char **over)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	size_t n = 0, i, k = 0, nover = 0;
-	char **over = xcalloc(jj->nenv + 4, sizeof(char *)), **env, *v;
+	struct buf b = { NULL, 0, 0 };
+	size_t i, n = 0;
+	char *val;
 
 	for (i = 0; i < jj->nenv; i++) {
-		v = graphcmd_expand(gr, j, jj->env[i].value->str, false,
-		    SHELL_POSIX);
-		over[nover] = xmalloc(strlen(jj->env[i].name) + strlen(v) + 2);
-		sprintf(over[nover++], "%s=%s", jj->env[i].name, v);
-		free(v);
+		val = graphcmd_expand(gr, j, jj->env[i].value->str);
+		bufprintf(&b, "%s=%s", jj->env[i].name, val);
+		over[n++] = buftake(&b);
+		free(val);
 	}
+	for (i = 0; i < v->n; i++)
+		over[n++] = xstrdup(v->env[i]);
+	return n;
+}
+
+/* The job's environment: wspx's, with its settings and wspx's variables
+ * of the job over it. */
+static char **
+environment(struct graphrun *gr, struct gjob *j, const struct values *v)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	size_t n = 0, i, k = 0, nover;
+	char **over = xcalloc(jj->nenv + v->n + 4, sizeof(char *)), **env;
+	struct buf b = { NULL, 0, 0 };
+
+	nover = settings(gr, j, v, over);
 	j->outfile = xmalloc(strlen(gr->tmpdir) + 24);
 	sprintf(j->outfile, "%s/%llu", gr->tmpdir,
 	    (unsigned long long)j->cj.ej.seq);
-	over[nover] = xmalloc(strlen(j->outfile) + 13);
-	sprintf(over[nover++], "WSPX_OUTPUT=%s", j->outfile);
-	over[nover] = xmalloc(strlen(jj->name) + 10);
-	sprintf(over[nover++], "WSPX_JOB=%s", jj->name);
-	over[nover] = xmalloc(32);
-	snprintf(over[nover++], 32, "WSPX_SEQ=%llu",
-	    (unsigned long long)j->cj.ej.seq);
+	bufprintf(&b, "WSPX_OUTPUT=%s", j->outfile);
+	over[nover++] = buftake(&b);
+	bufprintf(&b, "WSPX_JOB=%s", jj->name);
+	over[nover++] = buftake(&b);
+	bufprintf(&b, "WSPX_SEQ=%llu", (unsigned long long)j->cj.ej.seq);
+	over[nover++] = buftake(&b);
 	while (environ[n] != NULL)
 		n++;
 	env = xcalloc(n + 2 * nover + 2, sizeof(char *));
@@ -167,7 +328,7 @@ graphcmd_dir(struct graphrun *gr, const struct gjob *j)
 
 	if (d == NULL)
 		return xstrdup(gr->base);
-	v = graphcmd_expand(gr, j, d->str, false, SHELL_POSIX);
+	v = graphcmd_expand(gr, j, d->str);
 	if (v[0] == '/' || strcmp(gr->base, ".") == 0)
 		return v;
 	path = xmalloc(strlen(gr->base) + strlen(v) + 2);
@@ -176,24 +337,74 @@ graphcmd_dir(struct graphrun *gr, const struct gjob *j)
 	return path;
 }
 
-/* The shell that runs j's command: its own, or the run's. */
+/* The shell that runs j's command: its shell:, else /bin/sh, never the
+ * caller's (a job file is a program: the same for every caller); the
+ * names were checked when the file was read. */
 static void
-jobshell(struct graphrun *gr, const struct wspx__jfjob *jj, struct shell *sh)
+jobshell(const struct wspx__jfjob *jj, struct shell *sh,
+    enum wspx__shlang *lang)
 {
-	if (jj->shell == NULL) {
-		*sh = gr->shell;
-		return;
-	}
-	sh->path = jj->shell;
+	const char *base;
+
+	*lang = WSPX__SH_POSIX;
+	sh->path = jj->shell != NULL ? jj->shell : "/bin/sh";
 	sh->applet = NULL;
-	sh->kind = shell_kind(jj->shell);
+	if (jj->shell != NULL)
+		(void)wspx__shellname_lang(jj->shell, lang);
+	sh->kind = *lang == WSPX__SH_FISH ? SHELL_FISH : *lang ==
+	    WSPX__SH_CSH ? SHELL_CSH : SHELL_POSIX;
+	base = strrchr(sh->path, '/');
+	base = base != NULL ? base + 1 : sh->path;
+	if (strncmp(base, "busybox", 7) == 0)
+		sh->applet = "sh";
 }
 
-/* argv for the line: its words if it needs no shell (and the job names
- * none), else the shell's -c. */
+/* The value of name in envp, or NULL. */
+static const char *
+getvar(char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; *envp != NULL; envp++)
+		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+/* The program prog, looked up in the job's PATH (which may not be
+ * wspx's): a malloc'd path, or NULL to let the spawn look (a name with a
+ * /, none found: its error names the program). */
+static char *
+findprog(char *const *envp, const char *prog)
+{
+	const char *path = getvar(envp, "PATH"), *p, *end;
+	struct buf b = { NULL, 0, 0 };
+
+	if (path == NULL || strchr(prog, '/') != NULL)
+		return NULL;
+	for (p = path;; p = end + 1) {
+		end = strchr(p, ':');
+		if (end == NULL)
+			end = p + strlen(p);
+		b.len = 0;
+		/* (an empty entry is the current directory, as execvp has it) */
+		bufprintf(&b, "%.*s%s%s", (int)(end - p), p, end > p ? "/" :
+		    "", prog);
+		if (access(b.s, X_OK) == 0)
+			return b.s;
+		if (*end == '\0')
+			break;
+	}
+	free(b.s);
+	return NULL;
+}
+
+/* argv for the script: its words if it needs no shell (and the job names
+ * none), else `shell -e -c script` (-e: stop at the first command that
+ * fails, as make, just and GitHub Actions do; fish has no -e). */
 static char **
 argvfor(const struct wspx__jfjob *jj, const struct shell *sh,
-    const char *line)
+    enum wspx__shlang lang, const char *line, bool *shelled)
 {
 	struct buf w = { NULL, 0, 0 };
 	char **argv;
@@ -201,14 +412,19 @@ argvfor(const struct wspx__jfjob *jj, const struct shell *sh,
 
 	/* (as make runs it: echo and true are then the programs, not the
 	 * shell's builtins) */
-	if (jj->shell == NULL && jj->run->kind == WSPX__YSCALAR &&
+	*shelled = !(jj->shell == NULL && jj->run->kind == WSPX__YSCALAR &&
 	    !line_needs_shell_as(line, false) && line[strspn(line, " \t")] !=
-	    '\0')
+	    '\0');
+	if (!*shelled)
 		return line_argv(line);
 	bufadd(&w, sh->path, strlen(sh->path) + 1);
 	n++;
 	if (sh->applet != NULL) {
 		bufadd(&w, sh->applet, strlen(sh->applet) + 1);
+		n++;
+	}
+	if (lang != WSPX__SH_FISH) {
+		bufadd(&w, "-e", 3);
 		n++;
 	}
 	bufadd(&w, "-c", 3);
@@ -219,32 +435,63 @@ argvfor(const struct wspx__jfjob *jj, const struct shell *sh,
 	return argv;
 }
 
+/* j's command into cmd: a builtin's name (a dry run shows it), or its
+ * script.  On another host the script runs in the host's sh, in a
+ * subshell of wspx's script, with set -e first. */
+static void
+command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct buf run = { NULL, 0, 0 }, show = { NULL, 0, 0 };
+	struct values v = { NULL, NULL, 0 };
+	enum wspx__shlang lang;
+	struct shell sh;
+	bool shelled;
+
+	cmd->file = NULL;
+	cmd->search = true;
+	if (jj->builtin != NULL) {
+		bufprintf(&show, "builtin %s", jj->builtin);
+		cmd->argv = line_argv("true");
+		cmd->text = buftake(&show);
+		j->cj.cmdtext = xstrdup(cmd->text);
+		return;
+	}
+	jobshell(jj, &sh, &lang);
+	if (gr->c->remote.hosts.n > 0)
+		bufadds(&run, "set -e\n");
+	script(gr, j, lang, &v, &run, &show);
+	if (j->envp == NULL) {
+		j->dir = graphcmd_dir(gr, j);
+		j->envp = environment(gr, j, &v);
+	}
+	values_free(&v);
+	cmd->argv = argvfor(jj, &sh, lang, run.s + (gr->c->remote.hosts.n >
+	    0 ? 7 : 0), &shelled);
+	free(j->progpath);
+	j->progpath = shelled ? NULL : findprog(j->envp, cmd->argv[0]);
+	cmd->file = j->progpath;
+	j->cj.cmdtext = buftake(&show);
+	if (gr->c->remote.hosts.n > 0) {
+		cmd->text = buftake(&run);
+		return;
+	}
+	free(run.s);
+	cmd->text = xstrdup(j->cj.cmdtext);
+}
+
 int
 graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 {
-	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	struct shell sh;
 	struct stat st;
-	char *line;
 	int rc;
 
-	jobshell(gr, jj, &sh);
-	if (jj->builtin != NULL) {	/* a dry run shows it */
-		line = xmalloc(strlen(jj->builtin) + 9);
-		sprintf(line, "builtin %s", jj->builtin);
-		cmd->argv = line_argv("true");
-	} else {
-		line = script(gr, j, sh.kind);
-		cmd->argv = argvfor(jj, &sh, line);
-	}
-	cmd->file = NULL;
-	cmd->search = true;
-	cmd->text = line;
 	free(j->cj.cmdtext);
-	j->cj.cmdtext = xstrdup(line);
-	if (j->envp == NULL) {
+	command(gr, j, cmd);
+	if (j->envp == NULL) {	/* a builtin's dry run */
 		j->dir = graphcmd_dir(gr, j);
-		j->envp = environment(gr, j);
+		j->envp = environment(gr, j, &(struct values){ NULL, NULL,
+		    0 });
 	}
 	cmd->envp = j->envp;
 	cmd->dir = j->dir;
@@ -263,8 +510,8 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 		return 0;
 	/* "cannot run CMD in dir DIR: reason": the directory is at fault */
 	free(j->cj.cmdtext);
-	j->cj.cmdtext = xmalloc(strlen(line) + strlen(j->dir) + 9);
-	sprintf(j->cj.cmdtext, "%s in dir %s", line, j->dir);
+	j->cj.cmdtext = xmalloc(strlen(cmd->text) + strlen(j->dir) + 9);
+	sprintf(j->cj.cmdtext, "%s in dir %s", cmd->text, j->dir);
 	return rc;
 }
 
@@ -290,7 +537,7 @@ graphcmd_bargs(struct graphrun *gr, struct gjob *j)
 		a->v = xcalloc(n + 1, sizeof(char *));
 		for (k = 0; k < n; k++)
 			a->v[a->n++] = graphcmd_expand(gr, j, a->list ?
-			    v->items[k]->str : v->str, false, SHELL_POSIX);
+			    v->items[k]->str : v->str);
 	}
 }
 
@@ -314,38 +561,82 @@ graphcmd_free(struct gjob *j)
 	}
 	free(j->bargs);
 	free(j->dir);
+	free(j->progpath);
 	j->envp = NULL;
 	j->bargs = NULL;
 	j->nbargs = 0;
 	j->dir = NULL;
+	j->progpath = NULL;
+}
+
+/* A builtin's identity: its name and with:, expanded. */
+static void
+builtinid(struct graphrun *gr, const struct gjob *j, struct buf *b)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	const struct wspx__ynode *w;
+	char *v;
+	size_t i, k;
+
+	bufprintf(b, "builtin %s", jj->builtin);
+	for (i = 0; jj->with != NULL && i < jj->with->n; i++) {
+		w = jj->with->items[2 * i + 1];
+		bufprintf(b, " %s:", jj->with->items[2 * i]->str);
+		for (k = 0; k < (w->kind == WSPX__YSEQ ? w->n : 1); k++) {
+			v = graphcmd_expand(gr, j, w->kind == WSPX__YSEQ ?
+			    w->items[k]->str : w->str);
+			bufaddc(b, ' ');
+			bufjson(b, v);
+			free(v);
+		}
+	}
+}
+
+/* The settings of the job's environment, for its identity. */
+static void
+settingsid(struct graphrun *gr, const struct gjob *j, const struct values *v,
+    struct buf *b)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	char **over = xcalloc(jj->nenv + v->n + 1, sizeof(char *));
+	size_t i, n = settings(gr, j, v, over);
+
+	for (i = 0; i < n; i++) {
+		bufadds(b, "\nenv ");
+		bufjson(b, over[i]);
+		free(over[i]);
+	}
+	free(over);
 }
 
 char *
 graphcmd_text(struct graphrun *gr, const struct gjob *j)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct buf b = { NULL, 0, 0 }, run = { NULL, 0, 0 },
+	    show = { NULL, 0, 0 };
+	struct values v = { NULL, NULL, 0 };
+	enum wspx__shlang lang;
 	struct shell sh;
-	struct buf b = { NULL, 0, 0 };
-	char *v;
-	size_t i, k;
+	char *dir;
 
-	if (jj->builtin == NULL) {
-		jobshell(gr, jj, &sh);
-		return script(gr, j, sh.kind);
+	if (jj->builtin != NULL)
+		builtinid(gr, j, &b);
+	else {
+		jobshell(jj, &sh, &lang);
+		script(gr, j, lang, &v, &run, &show);
+		bufadds(&b, "shell ");
+		bufjson(&b, sh.path);
+		bufadds(&b, "\nrun ");
+		bufjson(&b, run.s);
+		free(run.s);
+		free(show.s);
 	}
-	bufprintf(&b, "builtin %s", jj->builtin);
-	for (i = 0; jj->with != NULL && i < jj->with->n; i++) {
-		bufprintf(&b, " %s:", jj->with->items[2 * i]->str);
-		for (k = 0; k < (jj->with->items[2 * i + 1]->kind ==
-		    WSPX__YSEQ ? jj->with->items[2 * i + 1]->n : 1); k++) {
-			v = graphcmd_expand(gr, j, jj->with->items[2 * i +
-			    1]->kind == WSPX__YSEQ ? jj->with->items[2 * i +
-			    1]->items[k]->str : jj->with->items[2 * i + 1]->str,
-			    false, SHELL_POSIX);
-			bufaddc(&b, ' ');
-			bufjson(&b, v);
-			free(v);
-		}
-	}
+	settingsid(gr, j, &v, &b);
+	values_free(&v);
+	dir = graphcmd_dir(gr, j);
+	bufadds(&b, "\ndir ");
+	bufjson(&b, dir);
+	free(dir);
 	return buftake(&b);
 }

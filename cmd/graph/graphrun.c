@@ -590,7 +590,6 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	setupjobs(&gr);
 	gr.selected = jobselect_pick(jf, file, targets, ntargets);
 	number(&gr);
-	shell_choose(&gr.shell, c->shell);
 	graphstate_open(&gr);
 	src.run = rungraph;
 	src.prepare = prepare;

@@ -54,6 +54,11 @@ struct gjob {
 	char **envp;			/* a command's environment */
 	char *dir;			/* its directory, expanded */
 	char *outfile;			/* its $WSPX_OUTPUT */
+	char *progpath;			/* its program, found in its own
+					 * PATH, or NULL */
+	unsigned char srcdigest[32];	/* of its identity and sources,
+					 * before it started */
+	bool srcknown;			/* srcdigest could be made */
 	struct output *outputs;		/* read when it succeeded */
 	size_t noutputs;
 };
@@ -79,7 +84,6 @@ struct graphrun {
 	struct wspx__timer *timer;
 	struct wspx__state *state;	/* up-to-date state, or NULL */
 	char *tmpdir;			/* the jobs' $WSPX_OUTPUT files */
-	struct shell shell;		/* the run's shell */
 	_Atomic(bool) stopping;		/* for the builtins */
 	struct jobsource *src;
 };
@@ -94,16 +98,19 @@ int graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 int graphcmd_prepare(struct graphrun *gr, struct gjob *j,
     struct wspx__cmd *cmd);
 
-/* Expand the ${{ }} expressions of s for job j: quoted for the shell
- * kind if quote, else as they are.  Returns a malloc'd string. */
+/* Expand the ${{ }} expressions of s for job j, the values as they are
+ * (for env, dir, with, sources and generates, which no shell reads).
+ * Returns a malloc'd string. */
 char *graphcmd_expand(struct graphrun *gr, const struct gjob *j,
-    const char *s, bool quote, enum shellkind kind);
+    const char *s);
 
 /* The with: of j's builtin, expanded, into j->bargs. */
 void graphcmd_bargs(struct graphrun *gr, struct gjob *j);
 
-/* The text of j's command (a builtin's with its with:), as the
- * up-to-date state records it.  Returns a malloc'd string. */
+/* j's identity for its up-to-date digest: everything that can change
+ * what it does but its files: its shell and script (a builtin's name
+ * and with:), the environment it sets, the values of its expressions,
+ * its directory.  Returns a malloc'd string. */
 char *graphcmd_text(struct graphrun *gr, const struct gjob *j);
 
 /* j's directory, its dir: expanded.  Returns a malloc'd string. */

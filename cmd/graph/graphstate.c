@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/sha256.h"
 #include "jobfile/uptodate.h"
 #include "os/tmp.h"
 #include "util/buf.h"
@@ -89,7 +90,10 @@ graphstate_open(struct graphrun *gr)
 	path = statepath(gr);
 	if ((rc = wspx__uptodate_open(&gr->state, path)) != 0) {
 		warn("%s: %s: every job runs", path, rc == -EINVAL ? "not a "
-		    "state file of wspx (left as it is)" : strerror(-rc));
+		    "state file of wspx (left as it is)" : rc == -ELOOP ?
+		    "a symbolic link (not followed)" : rc == -ENXIO ? "not a "
+		    "regular file" : rc == -EFBIG ? "larger than 256 MiB" :
+		    strerror(-rc));
 		gr->state = NULL;
 	}
 	free(path);
@@ -123,7 +127,7 @@ patterns(struct graphrun *gr, const struct gjob *j,
 
 	for (i = 0; i < count; i++)
 		p[i] = graphcmd_expand(gr, j, v->kind == WSPX__YSEQ ?
-		    v->items[i]->str : v->str, false, SHELL_POSIX);
+		    v->items[i]->str : v->str);
 	*n = count;
 	return p;
 }
@@ -136,36 +140,51 @@ freepatterns(char **p, size_t n)
 	free(p);
 }
 
-/* j's digest into out; returns whether it could be made and every
- * generated file is there. */
+/* A digest of j's files: its sources (with its identity, text) or its
+ * generates, into out.  Returns whether it could be made (and, for
+ * generates, every generated file is there). */
 static bool
-digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    unsigned char out[32])
+files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    bool sources, const char *text, unsigned char out[32])
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	char **src, **gen, *text, *dir, *missing = NULL;
-	size_t ns, ng;
+	char **p, *dir, *missing = NULL;
+	size_t n;
 	int fd, rc;
-	bool ok;
 
-	src = patterns(gr, j, jj->sources, &ns);
-	gen = patterns(gr, j, jj->generates, &ng);
-	text = graphcmd_text(gr, j);
+	p = patterns(gr, j, sources ? jj->sources : jj->generates, &n);
 	dir = graphcmd_dir(gr, j);
 	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		rc = -errno;
 	else
-		rc = wspx__uptodate_digest(w, fd, (const char *const *)src, ns,
-		    (const char *const *)gen, ng, text, out, &missing);
+		rc = wspx__uptodate_digest(w, fd, sources ?
+		    (const char *const *)p : NULL, sources ? n : 0, sources ?
+		    NULL : (const char *const *)p, sources ? 0 : n, text, out,
+		    &missing);
 	if (fd >= 0)
 		close(fd);
-	ok = rc == 0 && missing == NULL;
 	free(missing);
-	free(text);
 	free(dir);
-	freepatterns(src, ns);
-	freepatterns(gen, ng);
-	return ok;
+	freepatterns(p, n);
+	return rc == 0 && missing == NULL;
+}
+
+/* j's digest: of its identity and sources as they were before it ran
+ * (j->srcdigest), and of its generates as they are now. */
+static bool
+digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    unsigned char out[32])
+{
+	unsigned char gen[32];
+	struct wspx__sha256 c;
+
+	if (!j->srcknown || !files(gr, w, j, false, "", gen))
+		return false;
+	wspx__sha256_init(&c);
+	wspx__sha256_update(&c, j->srcdigest, sizeof(j->srcdigest));
+	wspx__sha256_update(&c, gen, sizeof(gen));
+	wspx__sha256_final(&c, out);
+	return true;
 }
 
 bool
@@ -174,11 +193,20 @@ graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	unsigned char now[32], then[32];
+	char *text;
 
+	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
+	    NULL))
+		return false;
+	/* The sources are hashed before the job starts, as make and ninja
+	 * look at them before: one edited while the job runs is then
+	 * changed for the next run, not recorded as built. */
+	text = graphcmd_text(gr, j);
+	j->srcknown = files(gr, w, j, true, text, j->srcdigest);
+	free(text);
 	/* (a job whose outputs others read runs to make them: they are not
 	 * kept with its state) */
-	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
-	    NULL) || gr->c->force || jj->outputs_used)
+	if (gr->c->force || jj->outputs_used)
 		return false;
 	return digest(gr, w, j, now) && wspx__uptodate_lookup(gr->state,
 	    jj->name, then) && memcmp(now, then, sizeof(now)) == 0;

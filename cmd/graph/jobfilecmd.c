@@ -35,6 +35,54 @@ jobfile_command(const char *word)
 	return false;
 }
 
+/* Whether prog is a program that can run: a path to one, or a name found
+ * in PATH. */
+static bool
+runnable(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	bool found = false;
+	char *f;
+
+	if (strchr(prog, '/') != NULL)
+		return access(prog, X_OK) == 0;
+	for (p = path != NULL ? path : ""; !found; p = end + 1) {
+		end = p + strcspn(p, ":");
+		f = xmalloc((size_t)(end - p) + strlen(prog) + 2);
+		sprintf(f, "%.*s%s%s", (int)(end - p), p, end > p ? "/" : "",
+		    prog);
+		found = access(f, X_OK) == 0;
+		free(f);
+		if (*end == '\0')
+			break;
+	}
+	return found;
+}
+
+/* Every shell: that cannot run, as an error at its place; returns how
+ * many.  (A job file's shell is part of its program: a missing one is
+ * found before anything runs, not blamed on a command.) */
+static size_t
+shells(const struct wspx__jobfile *jf, const char *file)
+{
+	const struct wspx__ynode *last = NULL, *v;
+	size_t i, bad = 0;
+
+	for (i = 0; i < jf->njobs; i++) {
+		v = jf->jobs[i].shellnode;
+		if (v == NULL || v == last)
+			continue;
+		last = v;
+		if (runnable(v->str))
+			continue;
+		fprintf(stderr, "%s:%u:%u: shell: %s: no such program%s\n",
+		    file, v->line, v->col, v->str, strchr(v->str, '/') != NULL ?
+		    "" : " in PATH");
+		bad++;
+	}
+	return bad;
+}
+
 /* The file to read: the one named, or wspx.yml, or wspx.yaml. */
 static const char *
 filename(const char *given)
@@ -169,7 +217,9 @@ manyargs(const struct config *c)
 static void
 refuse(const struct config *c)
 {
-	const char *what = c->nsrc > 0 ? "input sources (-a, :::, ::::)" :
+	const char *what = c->shell != NULL ? "--shell (a job file's "
+	    "commands run in its shell:, else in /bin/sh)" : c->nsrc > 0 ?
+	    "input sources (-a, :::, ::::)" :
 	    c->plain != NULL ? "-I and -i" : c->hascolsep ? "--colsep" :
 	    c->maxargs != 1 ? "-n" : c->quote ? "-q" : c->skipblank ? "-r" :
 	    c->resume != RESUME_NONE ? "--resume and its kin" : c->results !=
@@ -227,6 +277,11 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 		fatal("%s takes one job file (see " PROGNAME " --help)", cmd);
 	file = filename(n > 0 ? words[0] : NULL);
 	load(&jf, file);
+	if ((strcmp(cmd, "check") == 0 || strcmp(cmd, "run") == 0) &&
+	    shells(&jf, file) > 0) {
+		wspx__jobfile_fini(&jf);
+		return EXIT_USAGE;
+	}
 	if (strcmp(cmd, "list") == 0)
 		for (i = 0; i < jf.njobs; i++)
 			puts(jf.jobs[i].name);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/shellname.h"
 #include "util/buf.h"
 
 /* Characters a shell leaves alone in an unquoted word. */
@@ -120,41 +121,15 @@ line_argv(const char *line)
 	return argv;
 }
 
-/* The shells by name (a version suffix such as bash5 is allowed). */
-static const struct {
-	const char *name;
-	enum shellkind kind;
-} shells[] = { { "sh", SHELL_POSIX }, { "bash", SHELL_POSIX },
-    { "dash", SHELL_POSIX }, { "ash", SHELL_POSIX }, { "ksh", SHELL_POSIX },
-    { "mksh", SHELL_POSIX }, { "pdksh", SHELL_POSIX },
-    { "oksh", SHELL_POSIX }, { "loksh", SHELL_POSIX },
-    { "zsh", SHELL_POSIX }, { "yash", SHELL_POSIX }, { "posh", SHELL_POSIX },
-    { "busybox", SHELL_POSIX }, { "fish", SHELL_FISH },
-    { "csh", SHELL_CSH }, { "tcsh", SHELL_CSH } };
-
-/* The entry for the shell at path, or -1. */
-static int
-findshell(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	size_t i, n;
-
-	base = base != NULL ? base + 1 : path;
-	for (i = 0; i < sizeof(shells) / sizeof(shells[0]); i++) {
-		n = strlen(shells[i].name);
-		if (strncmp(base, shells[i].name, n) == 0 &&
-		    strspn(base + n, "0123456789.-") == strlen(base + n))
-			return (int)i;
-	}
-	return -1;
-}
-
 enum shellkind
 shell_kind(const char *path)
 {
-	int i = findshell(path);
+	enum wspx__shlang lang;
 
-	return i >= 0 ? shells[i].kind : SHELL_POSIX;
+	if (wspx__shellname_lang(path, &lang) != 0)
+		return SHELL_POSIX;
+	return lang == WSPX__SH_FISH ? SHELL_FISH : lang == WSPX__SH_CSH ?
+	    SHELL_CSH : SHELL_POSIX;
 }
 
 void

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/shellname.h"
 #include "base/strtab.h"
+#include "shellctx.h"
 
 /* The keys of jobs:, each with its proto (val), in a string table. */
 static int
@@ -281,6 +283,48 @@ exprsall(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 			exprsall(jf, j, v->items[i], d);
 }
 
+/* Whether each expression of the command v stands where its value can
+ * be put as data, for shell (NULL: sh). */
+static void
+place(const struct wspx__ynode *v, const char *shell, struct wspx__diag *d)
+{
+	enum wspx__shlang lang = WSPX__SH_POSIX;
+	struct wspx__shscan sc;
+	struct wspx__jfexpr e;
+	size_t pos;
+
+	if (shell != NULL)
+		(void)wspx__shellname_lang(shell, &lang);
+	if (wspx__shellctx_scan(v->str, v->len, lang, &sc) != 0) {
+		pos = sc.erroff;
+		if (wspx__jobfile_next(v->str, v->len, &pos, &e) == 0)
+			e.start = e.end = sc.erroff;
+		wspx__diag_add(d, v->line, v->col, "'%.*s' %s: its value "
+		    "cannot be put there as data", (int)(e.end - e.start),
+		    v->str + e.start, sc.err);
+	}
+	wspx__shellctx_free(&sc);
+}
+
+/* The places of the expressions of j's run: once for the legs of a job,
+ * which share their command and shell. */
+static void
+places(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
+    struct wspx__diag *d)
+{
+	size_t i;
+
+	if (j->run == NULL || (j > jf->jobs && j[-1].run == j->run &&
+	    j[-1].shell == j->shell))
+		return;
+	if (j->run->kind == WSPX__YSCALAR) {
+		place(j->run, j->shell, d);
+		return;
+	}
+	for (i = 0; i < j->run->n; i++)
+		place(j->run->items[i], j->shell, d);
+}
+
 void
 wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d)
 {
@@ -290,6 +334,7 @@ wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d)
 	for (i = 0; i < jf->njobs; i++) {
 		j = &jf->jobs[i];
 		exprsall(jf, j, j->run, d);
+		places(jf, j, d);
 		exprsall(jf, j, j->dir, d);
 		exprsall(jf, j, j->with, d);
 		exprsall(jf, j, j->sources, d);

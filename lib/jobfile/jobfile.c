@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/duration.h"
+#include "base/shellname.h"
 #include "builtins/builtin.h"
 #include "jobfile_int.h"
 #include "matrix.h"
@@ -35,6 +36,7 @@ static const char *const jobkeys[] = { "run", "builtin", "with", "needs",
 struct defaults {
 	const struct wspx__ynode *env, *jobenv, *dir;
 	const char *shell;
+	const struct wspx__ynode *shellnode;
 	double timeout;
 	int retries;
 };
@@ -93,6 +95,30 @@ wantkind(const struct wspx__ynode *v, enum wspx__ykind kind,
 	wspx__diag_add(d, v->line, v->col, "%s needs %s, not %s", what,
 	    names[kind], names[v->kind]);
 	return false;
+}
+
+/* A shell: one whose language wspx knows, named without arguments (a
+ * job's values are written for its language; -e is added by wspx). */
+static bool
+wantshell(const struct wspx__ynode *v, struct wspx__diag *d)
+{
+	enum wspx__shlang lang;
+
+	if (!wantkind(v, WSPX__YSCALAR, "shell", d))
+		return false;
+	if (v->len != strlen(v->str) || strpbrk(v->str, " \t\n") != NULL) {
+		wspx__diag_add(d, v->line, v->col, "shell needs a program, "
+		    "without arguments (wspx runs it as SHELL -e -c "
+		    "COMMAND): '%.40s'", v->str);
+		return false;
+	}
+	if (wspx__shellname_lang(v->str, &lang) != 0) {
+		wspx__diag_add(d, v->line, v->col, "shell: '%.40s' is not a "
+		    "shell wspx writes commands for (%s)", v->str,
+		    wspx__shellname_known);
+		return false;
+	}
+	return true;
 }
 
 /* A scalar, or a list of scalars. */
@@ -218,9 +244,10 @@ readdefaults(const struct wspx__ynode *m, struct defaults *df,
 	if (!wantkind(m, WSPX__YMAP, "defaults", d))
 		return;
 	knownkeys(m, defkeys, NKEYS(defkeys), "defaults", d);
-	if ((v = get(m, "shell")) != NULL && wantkind(v, WSPX__YSCALAR,
-	    "shell", d))
+	if ((v = get(m, "shell")) != NULL && wantshell(v, d)) {
 		df->shell = v->str;
+		df->shellnode = v;
+	}
 	if ((v = get(m, "dir")) != NULL && wantkind(v, WSPX__YSCALAR, "dir",
 	    d))
 		df->dir = v;
@@ -313,6 +340,7 @@ readjob(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 	j->retries = df->retries;
 	j->dir = df->dir;
 	j->shell = df->shell;
+	j->shellnode = df->shellnode;
 	j->pool = -1;
 	j->ifmask = WSPX__IF_SUCCESS;
 	if ((v = get(m, "run")) != NULL && wantstrings(v, "run", d))
@@ -324,9 +352,10 @@ readjob(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 		j->with = v;
 	if ((v = get(m, "dir")) != NULL && wantkind(v, WSPX__YSCALAR, "dir", d))
 		j->dir = v;
-	if ((v = get(m, "shell")) != NULL && wantkind(v, WSPX__YSCALAR,
-	    "shell", d))
+	if ((v = get(m, "shell")) != NULL && wantshell(v, d)) {
 		j->shell = v->str;
+		j->shellnode = v;
+	}
 	if ((v = get(m, "timeout")) != NULL)
 		wantduration(v, "timeout", &j->timeout, d);
 	if ((v = get(m, "retries")) != NULL && wantint(v, "retries", 0, 1000,
@@ -559,7 +588,7 @@ int
 wspx__jobfile_read(struct wspx__jobfile *jf, FILE *f, struct wspx__diag *d)
 {
 	const struct wspx__ynode *root, *v;
-	struct defaults df = { NULL, NULL, NULL, NULL, -1, -1 };
+	struct defaults df = { NULL, NULL, NULL, NULL, NULL, -1, -1 };
 	int rc;
 
 	memset(jf, 0, sizeof(*jf));

@@ -57,7 +57,9 @@ struct wspx__jfjob {
 	size_t nenv;
 	const struct wspx__ynode *dir;	/* its dir (or the defaults'), or
 					 * NULL */
-	const char *shell;		/* its shell, or NULL: the run's */
+	const char *shell;		/* its shell, or NULL: /bin/sh */
+	const struct wspx__ynode *shellnode;	/* its shell: (or the
+						 * defaults'), or NULL */
 	double timeout;			/* seconds; 0: none; < 0: the run's */
 	int retries;			/* -1: the run's */
 	int pool;			/* index in pools, or -1 */

@@ -4,8 +4,16 @@
  * run, each record is one line appended with one write(2) to an O_APPEND
  * descriptor: records of several threads never interleave, and a run
  * killed midway leaves whole lines and at most one cut-off last line, which
- * the next open ignores and ends.  At the end the file is compacted into a
- * temporary file renamed over it, so it is always the old file or the new.
+ * the next open ignores and ends.
+ *
+ * Two runs of one job file may share the state file: each holds it open
+ * for appending and takes flock(2) around each access (reading it at the
+ * start, each append, the compaction at the end).  The compaction re-reads
+ * the file under the lock, so that the records the other run appended
+ * are kept, and rewrites it in place (truncated, then written), since a
+ * file renamed over it would leave the other run appending to a file no
+ * longer there.  A crash during the rewrite can lose records: those jobs
+ * then run again, never the reverse.
  */
 #include "uptodate.h"
 
@@ -16,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/sha256.h"
@@ -29,10 +39,14 @@ static const char digits[] = "0123456789abcdef";
 /* The bytes of a name that are escaped, and their escapes after '\'. */
 static const char raw[] = "\\\t\n\r", esc[] = "\\tnr";
 
+/* The largest state file read: a million jobs with names of 200 bytes. */
+#define STATE_MAX ((size_t)256 << 20)
+
 /* The last record of one job. */
 struct entry {
 	char *name;			/* owned */
 	unsigned char digest[32];
+	bool mine;			/* recorded by this run */
 };
 
 struct wspx__state {
@@ -194,6 +208,8 @@ readall(int fd, char **buf, size_t *len)
 
 	*buf = NULL;
 	for (*len = 0;; *len += (size_t)r) {
+		if (*len >= STATE_MAX)
+			return -EFBIG;
 		if (*len == cap) {
 			cap = cap != 0 ? cap * 2 : 65536;
 			if ((p = realloc(*buf, cap)) == NULL)
@@ -245,25 +261,92 @@ freestate(struct wspx__state *st)
 	free(st);
 }
 
+/* A new, empty state.  NULL if out of memory. */
+static struct wspx__state *
+newstate(void)
+{
+	struct wspx__state *st;
+
+	if ((st = calloc(1, sizeof(*st))) == NULL)
+		return NULL;
+	WSPX_MUST(pthread_mutex_init(&st->lock, NULL));
+	st->fd = -1;
+	if (growslots(st) != 0) {
+		freestate(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* flock(2) that waits through signals.  0 or -errno. */
+static int
+lockfile(int fd, int op)
+{
+	int r;
+
+	while ((r = flock(fd, op)) != 0 && errno == EINTR)
+		continue;
+	return r == 0 ? 0 : -errno;
+}
+
+/* Open path as a state file: a regular file, not through a symbolic
+ * link, without waiting (a FIFO would wait for a writer).  The fd, or
+ * -errno. */
+static int
+openstate(const char *path)
+{
+	struct stat sb;
+	int fd, e;
+
+	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK, 0666);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) != 0)
+		e = errno;
+	else if (!S_ISREG(sb.st_mode))
+		e = ENXIO;
+	else if (fcntl(fd, F_SETFL, O_APPEND) != 0)
+		e = errno;
+	else
+		return fd;
+	close(fd);
+	return -e;
+}
+
+/* Read st->fd from its start and load it (the lock held).  0, -EINVAL,
+ * -EFBIG, -ENOMEM or -errno. */
+static int
+readstate(struct wspx__state *st)
+{
+	char *buf = NULL;
+	size_t len;
+	int rc;
+
+	if (lseek(st->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	if ((rc = readall(st->fd, &buf, &len)) == 0)
+		rc = parse(st, buf, len);
+	free(buf);
+	return rc;
+}
+
 int
 wspx__uptodate_open(struct wspx__state **out, const char *path)
 {
 	struct wspx__state *st;
-	char *buf = NULL;
-	size_t len;
-	int rc = -ENOMEM;
+	int rc;
 
-	if ((st = calloc(1, sizeof(*st))) == NULL)
+	if ((st = newstate()) == NULL)
 		return -ENOMEM;
-	WSPX_MUST(pthread_mutex_init(&st->lock, NULL));
-	st->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-	if (st->fd < 0)
-		rc = -errno;
-	else if ((st->path = strdup(path)) != NULL &&
-	    (rc = growslots(st)) == 0 &&
-	    (rc = readall(st->fd, &buf, &len)) == 0)
-		rc = parse(st, buf, len);
-	free(buf);
+	if ((st->fd = openstate(path)) < 0)
+		rc = st->fd;
+	else if ((st->path = strdup(path)) == NULL)
+		rc = -ENOMEM;
+	else if ((rc = lockfile(st->fd, LOCK_EX)) == 0) {
+		rc = readstate(st);
+		(void)lockfile(st->fd, LOCK_UN);
+	}
 	if (rc != 0) {
 		freestate(st);
 		return rc;
@@ -326,13 +409,17 @@ wspx__uptodate_record(struct wspx__state *st, const char *job,
 	len = formatline(line, job, digest);
 	WSPX_MUST(pthread_mutex_lock(&st->lock));
 	st->dirty = true;
-	if ((rc = put(st, job, digest)) == 0 && st->err == 0) {
+	if ((rc = put(st, job, digest)) == 0)
+		st->v[st->slots[findslot(st, job)] - 1].mine = true;
+	if (rc == 0 && st->err == 0 && (st->err = lockfile(st->fd,
+	    LOCK_EX)) == 0) {
 		while ((r = write(st->fd, line, len)) < 0 && errno == EINTR)
 			continue;
 		/* A short write leaves a cut-off line that the next record
 		 * would be glued to: append no more; close() saves all. */
 		if (r < 0 || (size_t)r != len)
 			st->err = r < 0 ? -errno : -EIO;
+		(void)lockfile(st->fd, LOCK_UN);
 	}
 	rc = rc != 0 ? rc : st->err;
 	WSPX_MUST(pthread_mutex_unlock(&st->lock));
@@ -360,32 +447,50 @@ writerecords(const struct wspx__state *st, int fd)
 	return rc;
 }
 
-/* Replace the file by the compacted records, atomically. */
-static int
-rewrite(const struct wspx__state *st)
+/* The records of the file as it is now (another run may have appended
+ * to it), and this run's if its appends failed, into a new state; the
+ * lock held.  NULL with *rc set on failure. */
+static struct wspx__state *
+merged(const struct wspx__state *st, int *rc)
 {
-	size_t len = strlen(st->path) + 32;
-	char *tmp;
-	int fd, rc = 0;
+	struct wspx__state *now;
+	size_t i;
 
-	if ((tmp = malloc(len)) == NULL)
-		return -ENOMEM;
-	/* In the same directory, so that rename() cannot cross devices; the
-	 * pid keeps two runs on one state file apart. */
-	snprintf(tmp, len, "%s.%ld.tmp", st->path, (long)getpid());
-	(void)unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	/* Synced before the rename: a crash must not leave the new name
-	 * on a file whose data never reached the disk. */
-	if (fd < 0 || (rc = writerecords(st, fd)) != 0 || fsync(fd) != 0)
-		rc = rc != 0 ? rc : -errno;
-	if (fd >= 0 && close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, st->path) != 0)
-		rc = -errno;
-	if (rc != 0 && fd >= 0)
-		(void)unlink(tmp);
-	free(tmp);
+	if ((now = newstate()) == NULL) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	now->fd = st->fd;
+	*rc = readstate(now);
+	for (i = 0; *rc == 0 && st->err != 0 && i < st->n; i++)
+		if (st->v[i].mine)
+			*rc = put(now, st->v[i].name, st->v[i].digest);
+	now->fd = -1;
+	if (*rc == 0)
+		return now;
+	freestate(now);
+	return NULL;
+}
+
+/* Rewrite the file with one record per job, in place, under the lock:
+ * the records of the file as it is now, merged with this run's. */
+static int
+compact(struct wspx__state *st)
+{
+	struct wspx__state *now;
+	int rc;
+
+	if ((rc = lockfile(st->fd, LOCK_EX)) != 0)
+		return rc;
+	if ((now = merged(st, &rc)) != NULL) {
+		if (ftruncate(st->fd, 0) != 0)
+			rc = -errno;
+		else if ((rc = writerecords(now, st->fd)) == 0 &&
+		    fsync(st->fd) != 0)
+			rc = -errno;
+		freestate(now);
+	}
+	(void)lockfile(st->fd, LOCK_UN);
 	return rc;
 }
 
@@ -397,7 +502,7 @@ wspx__uptodate_close(struct wspx__state *st)
 	if (st == NULL)
 		return 0;
 	if (st->dirty)
-		rc = rewrite(st);
+		rc = compact(st);
 	freestate(st);
 	return rc;
 }
@@ -544,7 +649,7 @@ static int
 combine(const struct files *fs, const char *command, unsigned char out[32],
     const char **culprit)
 {
-	static const char version[] = "wspx-uptodate 1";
+	static const char version[] = "wspx-uptodate 2";
 	struct wspx__sha256 c;
 	size_t i;
 	int rc = 0;

@@ -25,9 +25,12 @@ struct wspx_worker;
  * before any job runs.  A file that does not exist is created, with a
  * header.  A line that is not a record is ignored; so is a cut-off last
  * line, and the file is ended with a newline so that the next record
- * starts a line.  A cut-off header is rewritten.  Returns 0, -ENOMEM,
- * -errno opening, reading or writing it, or -EINVAL if its first line is
- * not the header (not a state file: it is left alone). */
+ * starts a line.  A cut-off header is rewritten.  Other runs may use the
+ * same file at the same time (see uptodate.c).  Returns 0, -ENOMEM,
+ * -errno opening, reading or writing it, -ELOOP if it is a symbolic link
+ * (not followed), -ENXIO if it is not a regular file, -EFBIG if it is
+ * larger than 256 MiB, or -EINVAL if its first line is not the header
+ * (not a state file).  The file is left alone on an error. */
 int wspx__uptodate_open(struct wspx__state **st, const char *path);
 
 /* Copy the digest last recorded for job into digest and return true, or
@@ -46,11 +49,12 @@ int wspx__uptodate_record(struct wspx__state *st, const char *job,
     const unsigned char digest[32]);
 
 /* If anything changed (a record, or duplicate or corrupt lines read),
- * rewrite the file with one line per job, the last record of each, in the
- * order jobs were first seen: to a temporary file in the same directory,
- * synced and renamed over it.  Then free st, whatever the outcome.  No
- * other thread may use st once this has begun.  Returns 0 or -errno (the
- * file is then as the appends left it, still valid).  NULL does nothing. */
+ * rewrite the file with one line per job, the last record of each in the
+ * file as it is now (another run's included), in the order jobs were
+ * first seen, in place and synced.  Then free st, whatever the outcome.
+ * No other thread may use st once this has begun.  Returns 0 or -errno
+ * (the file is then as the appends left it, still valid).  NULL does
+ * nothing. */
 int wspx__uptodate_close(struct wspx__state *st);
 
 /* The digest of a job into out: SHA-256 over a version tag, its command,

@@ -5,9 +5,11 @@
 # mandoc; the completions load and complete what they should.
 #
 # WSPX_DOCS may name another tree holding man/ and completions/ (to try
-# the checks on a copy); WSPX another wspx.
+# the checks on a copy); WSPX another wspx.  The README's example runs
+# from that tree too.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 DOCS=$(cd "${WSPX_DOCS:-$BATS_TEST_DIRNAME/../..}" && pwd)
 MAN=$DOCS/man/wspx.1
@@ -305,4 +307,14 @@ compare() {
 	[[ "$output" == *echo* ]]
 	run complete_fish 'wspx -k echo --kee'
 	[[ "$output" != *--keep-order* ]]
+}
+
+@test "the README's example: every line of examples/commands.txt runs without an error, from the top of the tree" {
+	cd "$DOCS"
+	run --separate-stderr "$WSPX" -k < examples/commands.txt
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *"job 5 ran in slot"* ]]
+	# (the paths of the tree, as the lines name them, all exist)
+	[[ "$output" != *"No such file"* ]]
 }

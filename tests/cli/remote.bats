@@ -367,6 +367,27 @@ YAML
 	grep -q "jobs.yaml:9:9: on: 'elsewhere' is not one of hosts:" err
 }
 
+@test "a job file's values reach a remote host as data, and its script stops at a failing line there" {
+	cat > jobs.yaml <<'YAML'
+hosts: ["LOGIN"]
+jobs:
+  v:
+    matrix: {x: ["$(touch PWNED) \"q\" 'x' `touch PWNED`"]}
+    run: echo "got ${{ matrix.x }}"
+  e:
+    run: |
+      false
+      touch ran-after
+YAML
+	sed -i "s|LOGIN|$LOGIN|" jobs.yaml
+	rx -k run jobs.yaml
+	cat err
+	[ "$st" -eq 1 ]
+	grep -qxF "got \$(touch PWNED) \"q\" 'x' \`touch PWNED\`" out
+	[ ! -e PWNED ]
+	[ ! -e ran-after ]
+}
+
 @test "--events: a remote job's end event names its host; one run here has none" {
 	rx -S "1/$LOGIN,1/:" --events ev.json 'sleep 0.5; echo {}' ::: 1 2
 	[ "$st" -eq 0 ]

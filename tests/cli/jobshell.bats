@@ -1,0 +1,109 @@
+#!/usr/bin/env bats
+# The shell of a job file's commands (wspx(5), "shell"): its shell:, else
+# /bin/sh, never the caller's; -e, so that a script stops at its first
+# failing line; the job's own PATH; lists in every shell.
+
+load helper
+
+@test "a job file's commands run in /bin/sh whoever calls wspx, zsh included" {
+	command -v zsh >/dev/null || skip "no zsh"
+	cat > jobs.yaml <<'Y'
+env: {CFLAGS: "-O2 -g"}
+jobs:
+  words: {run: 'set -- $CFLAGS; echo "$# words"'}
+Y
+	run zsh -c '"$WSPX" run jobs.yaml'
+	[ "$status" -eq 0 ]
+	[ "$output" = "2 words" ]
+	SHELL=$(command -v zsh) WSPX_SHELL=zsh run fromprogram "$WSPX" run jobs.yaml
+	[ "$output" = "2 words" ]
+}
+
+@test "--shell is refused for a job file, which names its own shell" {
+	printf 'jobs:\n  a: {run: touch ran}\n' > jobs.yaml
+	run "$WSPX" run --shell bash jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--shell (a job file's commands run in its shell:, else in /bin/sh): not for a job file"* ]]
+	[ ! -e ran ]
+}
+
+@test "a script stops at its first failing line, as make, just and GitHub Actions stop" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  s:
+    run: |
+      echo before
+      false
+      echo after
+  b:
+    shell: bash
+    run: |
+      false
+      echo after-bash
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"before"* ]]
+	# (the summary of failures shows the commands, on one line each)
+	! grep -qx 'after\|after-bash' <<< "$output"
+}
+
+@test "a command without a shell finds its program in the job's own PATH" {
+	mkdir bin
+	printf '#!/bin/sh\necho mytool ran\n' > bin/mytool
+	chmod +x bin/mytool
+	cat > jobs.yaml <<Y
+jobs:
+  t: {env: {PATH: "$PWD/bin:/usr/bin:/bin"}, run: mytool}
+Y
+	run "$WSPX" run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "mytool ran" ]
+}
+
+@test "run: lists work in every shell, stop at the first failing string, and take an empty string" {
+	local sh
+	for sh in sh bash zsh fish tcsh; do
+		command -v "$sh" >/dev/null || continue
+		cat > jobs.yaml <<Y
+jobs:
+  ok: {shell: $sh, run: ["echo one", "", "echo two"]}
+  bad: {shell: $sh, run: ["echo first", "false", "echo never"]}
+  empty: {shell: $sh, run: [""]}
+Y
+		run "$WSPX" run -j1 jobs.yaml
+		echo "$sh: $output"
+		[ "$status" -eq 1 ]
+		grep -qx one <<< "$output"
+		grep -qx two <<< "$output"
+		grep -qx first <<< "$output"
+		! grep -q '^never' <<< "$output"
+		[[ "$output" == *"1 job failed"* ]]
+	done
+}
+
+@test "a shell that is not a program, or is not one shell's name, is an error at its place" {
+	cat > jobs.yaml <<'Y'
+defaults: {shell: /nonexistent/bash}
+jobs:
+  a: {run: "touch ran"}
+  b: {shell: "bash -e", run: "touch ran"}
+  c: {shell: python3, run: "touch ran"}
+  d: {shell: ksh99, run: "touch ran"}
+Y
+	run "$WSPX" check jobs.yaml
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"jobs.yaml:4:14: shell needs a program, without arguments"* ]]
+	[[ "$output" == *"jobs.yaml:5:14: shell: 'python3' is not a shell wspx writes commands for"* ]]
+	sed -i '/^  [bc]:/d' jobs.yaml
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"jobs.yaml:1:19: shell: /nonexistent/bash: no such program"* ]]
+	[[ "$output" == *"jobs.yaml:4:14: shell: ksh99: no such program in PATH"* ]]
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"jobs.yaml:1:19: shell: /nonexistent/bash: no such program"* ]]
+	[ ! -e ran ]
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# Up-to-date checks that are never stale (wspx(5), "Up to date"): the
+# sources as they were when the job started, and everything else that
+# can change what a job does (its environment, shell, directory, values).
+
+load helper
+
+@test "a source edited while its job runs is seen changed by the next run" {
+	echo old > src.txt
+	cat > jobs.yaml <<'Y'
+jobs:
+  copy:
+    sources: [src.txt]
+    generates: [obj.txt]
+    run: cp src.txt obj.txt && touch started && while [ ! -e go ]; do sleep 0.05; done
+Y
+	"$WSPX" run jobs.yaml > run1.out 2>&1 &
+	local pid=$!
+	waitfile started 30
+	echo new > src.txt
+	touch go
+	wait "$pid"
+	[ "$(cat obj.txt)" = old ]
+	rm -f started go
+	touch go
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"up to date"* ]]
+	[ "$(cat obj.txt)" = new ]
+	run "$WSPX" run jobs.yaml
+	[[ "$output" == *"copy is up to date"* ]]
+}
+
+# Run jobs.yaml twice: the first builds, the second must say up to date;
+# then apply the sed expression $1 to it: the next run must build again.
+rebuilds_after() {
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	run "$WSPX" run jobs.yaml
+	[[ "$output" == *"is up to date"* ]]
+	sed -i "$1" jobs.yaml
+	run "$WSPX" run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"up to date"* ]]
+}
+
+@test "changing a job's env:, the file's env: or the defaults' rebuilds it" {
+	echo x > in.txt
+	cat > jobs.yaml <<'Y'
+env: {TOP: "1"}
+defaults: {env: {DEF: "1"}}
+jobs:
+  cc:
+    env: {CFLAGS: "-O2"}
+    sources: [in.txt]
+    generates: [out.txt]
+    run: echo "$CFLAGS $TOP $DEF" > out.txt
+Y
+	rebuilds_after 's/-O2/-O0/'
+	[ "$(cat out.txt)" = "-O0 1 1" ]
+	rebuilds_after 's/TOP: "1"/TOP: "2"/'
+	rebuilds_after 's/DEF: "1"/DEF: "2"/'
+	[ "$(cat out.txt)" = "-O0 2 2" ]
+}
+
+@test "changing the shell or the dir rebuilds" {
+	mkdir d e
+	echo x > d/in.txt
+	echo x > e/in.txt
+	cat > jobs.yaml <<'Y'
+jobs:
+  t:
+    shell: sh
+    dir: d
+    sources: [in.txt]
+    generates: [out.txt]
+    run: echo built > out.txt
+Y
+	rebuilds_after 's/shell: sh/shell: bash/'
+	rebuilds_after 's/dir: d/dir: e/'
+	[ "$(cat e/out.txt)" = built ]
+}
+
+@test "a changed output of a job it needs rebuilds it" {
+	echo 1 > ver.txt
+	echo x > in.txt
+	cat > jobs.yaml <<'Y'
+jobs:
+  p: {run: "echo v=$(cat ver.txt) >> \"$WSPX_OUTPUT\""}
+  c:
+    needs: p
+    sources: [in.txt]
+    generates: [out.txt]
+    run: echo "${{ needs.p.outputs.v }}" > out.txt
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	run "$WSPX" run jobs.yaml
+	[[ "$output" == *"c is up to date"* ]]
+	echo 2 > ver.txt
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"up to date"* ]]
+	[ "$(cat out.txt)" = 2 ]
+}
+
+@test "two runs of one job file at once keep each other's records" {
+	echo x > in.txt
+	cat > jobs.yaml <<'Y'
+jobs:
+  a:
+    sources: [in.txt]
+    generates: [a.out]
+    run: touch a.started && while [ ! -e b.started ]; do sleep 0.05; done; touch a.out
+  b:
+    sources: [in.txt]
+    generates: [b.out]
+    run: touch b.started && while [ ! -e a.started ]; do sleep 0.05; done; touch b.out
+Y
+	"$WSPX" run jobs.yaml a > a.log 2>&1 &
+	local pa=$!
+	"$WSPX" run jobs.yaml b > b.log 2>&1 &
+	local pb=$!
+	wait "$pa"
+	wait "$pb"
+	run "$WSPX" run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"a is up to date"* ]]
+	[[ "$output" == *"b is up to date"* ]]
+}
+
+@test "a state file that is a symbolic link or a FIFO is refused, not followed or waited on" {
+	echo x > in.txt
+	cat > jobs.yaml <<'Y'
+jobs:
+  t: {sources: [in.txt], generates: [out.txt], run: touch out.txt}
+Y
+	echo precious > target
+	ln -s target .jobs.yaml.wspx-state
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *".jobs.yaml.wspx-state: a symbolic link (not followed): every job runs"* ]]
+	[ "$(cat target)" = precious ]
+	rm .jobs.yaml.wspx-state
+	mkfifo .jobs.yaml.wspx-state
+	run timeout 20 "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *".jobs.yaml.wspx-state: not a regular file: every job runs"* ]]
+}
