@@ -244,6 +244,14 @@ over(struct wspx_worker *w, struct wspx_job *job)
 	wspx__graph_done(gr->graph, w, j->index);
 }
 
+/* An attempt of j ran (the executor's ran): its outputs. */
+static bool
+ran(void *ctx, struct cmdjob *cj, struct wspx__outjob *oj)
+{
+	return graphstate_outputs(ctx, wspx_container_of(cj, struct gjob, cj),
+	    oj);
+}
+
 /* The executor is done with j (run/jobcalls.c's finished): its outcome,
  * then its end on the pool. */
 static void
@@ -593,6 +601,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	graphstate_open(&gr);
 	src.run = rungraph;
 	src.prepare = prepare;
+	src.ran = ran;
 	src.finished = finished;
 	src.end = endgraph;
 	src.ctx = &gr;

@@ -131,7 +131,15 @@ void graphstate_open(struct graphrun *gr);
 /* Close the state, and remove the outputs' directory. */
 void graphstate_close(struct graphrun *gr);
 
-/* j succeeded: record its state and read its outputs.  On worker w. */
+/* An attempt of j ran: read its outputs into j (an earlier attempt's
+ * dropped).  Returns false, with why written to oj, if its
+ * $WSPX_OUTPUT cannot be read: not a regular file, over 1 MiB, a line
+ * that is no output, a value whose delimiter never comes.  Blocking
+ * thread. */
+bool graphstate_outputs(struct graphrun *gr, struct gjob *j,
+    struct wspx__outjob *oj);
+
+/* j succeeded: record its state.  On worker w. */
 void graphstate_record(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j);
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/sha256.h"
@@ -225,49 +226,145 @@ addoutput(struct gjob *j, const char *key, size_t kn, const char *val,
 	o->value = memcpy(xcalloc(1, vn + 1), val, vn);
 }
 
-/* Read j's $WSPX_OUTPUT: key=value lines, and key<<END ... END for a
- * value of several lines, as in GitHub Actions' $GITHUB_OUTPUT. */
-static void
-readoutputs(struct gjob *j)
-{
-	FILE *f = j->outfile != NULL ? fopen(j->outfile, "re") : NULL;
-	char *line = NULL, *eq, *end = NULL, *key = NULL;
-	struct buf v = { NULL, 0, 0 };
-	size_t cap = 0;
-	ssize_t n;
+/* The most a job's $WSPX_OUTPUT may hold, as GitHub's. */
+#define OUTPUT_MAX ((size_t)1 << 20)
 
-	if (f == NULL)
-		return;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			line[--n] = '\0';
-		if (end != NULL && strcmp(line, end) != 0) {
-			bufprintf(&v, "%s%s", v.len > 0 ? "\n" : "", line);
+static void
+freeoutputs(struct gjob *j)
+{
+	while (j->noutputs > 0) {
+		j->noutputs--;
+		free(j->outputs[j->noutputs].key);
+		free(j->outputs[j->noutputs].value);
+	}
+	free(j->outputs);
+	j->outputs = NULL;
+}
+
+/* Read j's $WSPX_OUTPUT whole into b: a regular file (not a link, not a
+ * FIFO, which would wait) of at most OUTPUT_MAX bytes.  Returns NULL, or
+ * what is wrong with it. */
+static const char *
+slurp(const struct gjob *j, struct buf *b)
+{
+	char chunk[8192];
+	struct stat sb;
+	ssize_t r;
+	int fd;
+
+	fd = open(j->outfile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? NULL : errno == ELOOP ? "is a "
+		    "symbolic link" : strerror(errno);
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return "is not a regular file";
+	}
+	while ((r = read(fd, chunk, sizeof(chunk))) > 0 && b->len <=
+	    OUTPUT_MAX)
+		bufadd(b, chunk, (size_t)r);
+	close(fd);
+	if (r < 0)
+		return strerror(errno);
+	return b->len > OUTPUT_MAX ? "holds more than 1 MiB" : NULL;
+}
+
+/* Parse the outputs of text (its lines NUL-free) into j: NAME=VALUE
+ * lines, and NAME<<DELIMITER, the value's lines, DELIMITER alone, as
+ * GitHub Actions' $GITHUB_OUTPUT; empty lines are skipped.  Returns
+ * NULL, or an error into err: the line at fault and why. */
+static bool
+parseoutputs(struct gjob *j, char *text, size_t len, struct buf *err)
+{
+	char *p = text, *end = text + len, *nl, *eq, *hd;
+	const char *key = NULL, *delim = NULL;
+	size_t line = 0, keyline = 0, kn = 0;
+	struct buf v = { NULL, 0, 0 };
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			nl = end;
+		*nl = '\0';
+		line++;
+		if (delim != NULL) {
+			if (strcmp(p, delim) != 0) {
+				bufprintf(&v, "%s%s", v.len > 0 || line >
+				    keyline + 1 ? "\n" : "", p);
+				continue;
+			}
+			addoutput(j, key, kn, v.s != NULL ? v.s : "", v.len);
+			delim = NULL;
+			v.len = 0;
 			continue;
 		}
-		if (end != NULL) {
-			addoutput(j, key, strlen(key), v.s ? v.s : "", v.len);
-			free(end);
-			free(key);
-			free(v.s);
-			end = key = NULL;
-			v.s = NULL;
-			v.len = v.cap = 0;
-		} else if ((eq = strstr(line, "<<")) != NULL && (strchr(line,
-		    '=') == NULL || strchr(line, '=') > eq)) {
-			key = memcpy(xcalloc(1, (size_t)(eq - line) + 1), line,
-			    (size_t)(eq - line));
-			end = xstrdup(eq + 2);
-		} else if ((eq = strchr(line, '=')) != NULL)
-			addoutput(j, line, (size_t)(eq - line), eq + 1,
-			    strlen(eq + 1));
+		if (*p == '\0')
+			continue;
+		eq = strchr(p, '=');
+		hd = strstr(p, "<<");
+		if (hd != NULL && (eq == NULL || hd < eq) && hd > p &&
+		    hd[2] != '\0') {
+			key = p;
+			kn = (size_t)(hd - p);
+			delim = hd + 2;
+			keyline = line;
+		} else if (eq != NULL && eq > p)
+			addoutput(j, p, (size_t)(eq - p), eq + 1, strlen(eq + 1));
+		else {
+			bufprintf(err, "line %zu: '%.40s%s' is not NAME=VALUE "
+			    "nor NAME<<DELIMITER", line, p, strlen(p) > 40 ?
+			    "..." : "");
+			break;
+		}
 	}
-	free(end);
-	free(key);
+	if (err->len == 0 && delim != NULL)
+		bufprintf(err, "line %zu: no line '%.40s' ends the value of "
+		    "%.*s", keyline, delim, (int)(kn > 40 ? 40 : kn), key);
 	free(v.s);
-	free(line);
-	fclose(f);
+	return err->len == 0;
+}
+
+/* Read j's $WSPX_OUTPUT into j->outputs (an earlier attempt's dropped);
+ * returns NULL, or why it cannot be read (malloc'd). */
+static char *
+readoutputs(struct gjob *j)
+{
+	struct buf b = { NULL, 0, 0 }, err = { NULL, 0, 0 };
+	const char *why;
+
+	freeoutputs(j);
+	if (j->outfile == NULL)
+		return NULL;
+	if ((why = slurp(j, &b)) != NULL)
+		bufprintf(&err, "%s", why);
+	else if (b.len > 0 && memchr(b.s, '\0', b.len) != NULL)
+		bufprintf(&err, "holds a NUL byte");
+	else if (b.len > 0)
+		(void)parseoutputs(j, b.s, b.len, &err);
+	free(b.s);
 	(void)unlink(j->outfile);
+	if (err.len == 0)
+		return NULL;
+	freeoutputs(j);
+	return buftake(&err);
+}
+
+bool
+graphstate_outputs(struct graphrun *gr, struct gjob *j,
+    struct wspx__outjob *oj)
+{
+	struct buf b = { NULL, 0, 0 };
+	char *why = readoutputs(j);
+
+	if (why == NULL)
+		return true;
+	bufmsg(&b, "%s: its $WSPX_OUTPUT %s\n", gr->jf->jobs[j->index].name,
+	    why);
+	(void)wspx__output_write(gr->src->out, oj, 2, b.s, b.len);
+	free(b.s);
+	free(why);
+	/* (a job that failed already fails as it did) */
+	return false;
 }
 
 void
@@ -278,7 +375,6 @@ graphstate_record(struct graphrun *gr, struct wspx_worker *w,
 	unsigned char now[32];
 	int rc;
 
-	readoutputs(j);
 	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
 	    NULL) || !digest(gr, w, j, now))
 		return;

@@ -98,6 +98,16 @@ ended(void *ctx, struct wspx__execjob *ej)
 	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
 }
 
+static bool
+ran(void *ctx, struct wspx__execjob *ej, struct wspx__outjob *oj)
+{
+	struct run *r = ctx;
+	const struct jobsource *src = r->c->source;
+
+	return src == NULL || src->ran == NULL || src->ran(src->ctx,
+	    wspx_container_of(ej, struct cmdjob, ej), oj);
+}
+
 /* Count the job's end. */
 static void
 countend(struct run *r, struct cmdjob *j)
@@ -211,7 +221,7 @@ waiting(void *ctx, bool memory, double value)
 }
 
 const struct wspx__exec_ops jobcalls = {
-	.prepare = prepare, .lost = lost, .started = started,
+	.prepare = prepare, .lost = lost, .ran = ran, .started = started,
 	.cannotstart = cannotstart,
 	.ended = ended, .halted = halted, .waiting = waiting,
 	.finished = finished

@@ -43,6 +43,9 @@ struct jobsource {
 	/* Build a job's command, as the executor's prepare. */
 	int (*prepare)(void *ctx, struct cmdjob *j, unsigned slot,
 	    struct wspx__cmd *cmd);
+	/* An attempt of the job ran: the executor's ran (see exec.h), or
+	 * NULL. */
+	bool (*ran)(void *ctx, struct cmdjob *j, struct wspx__outjob *oj);
 	/* The job is over and counted: it is the front end's again. */
 	void (*finished)(void *ctx, struct cmdjob *j);
 	/* The run is over (also when a signal stopped it): clean up. */

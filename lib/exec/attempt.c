@@ -326,6 +326,8 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 			x->o.ops->cannotstart(x->o.ctx, job, job->oj);
 		else if (x->o.ops->lost != NULL && r->killsig == 0)
 			r->lost = x->o.ops->lost(x->o.ctx, job);
+		if (r->error == 0 && !r->lost && x->o.ops->ran != NULL)
+			r->rejected = !x->o.ops->ran(x->o.ctx, job, job->oj);
 		r->runtime_ns = wspx__clock_now() - t0;
 		r->end_ns = wspx__clock_ns(CLOCK_REALTIME);
 		wspx__exec_countbytes(x, job);

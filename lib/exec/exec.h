@@ -73,6 +73,8 @@ struct wspx__result {
 				 * (the same attempt) */
 	bool lost;		/* lost with the place it ran at (ops->lost):
 				 * it runs again (the same attempt) */
+	bool rejected;		/* it ran, and the caller failed it for
+				 * what it left (ops->ran) */
 };
 
 /* A job, embedded by the caller, who sets seq and tag; the rest is the
@@ -115,6 +117,12 @@ struct wspx__exec_ops {
 	 * it then runs again as the same attempt, with result.lost set for
 	 * ended.  Blocking thread; may be NULL. */
 	bool (*lost)(void *ctx, struct wspx__execjob *job);
+	/* An attempt of job ran (not lost): the caller may look at what it
+	 * left and fail it, having written why to oj (its output, still
+	 * open).  Returns false to fail it (result.rejected; it may run
+	 * again, as a failure does).  Blocking thread; may be NULL. */
+	bool (*ran)(void *ctx, struct wspx__execjob *job,
+	    struct wspx__outjob *oj);
 	/* job has started (pid is 0 for a dry run).  Blocking thread. */
 	void (*started)(void *ctx, struct wspx__execjob *job,
 	    const struct wspx__cmd *cmd);

@@ -18,8 +18,8 @@ wspx__exec_failed(const struct wspx__result *r)
 {
 	/* a job killed for its timeout failed, even if it caught the
 	 * signal and exited 0 */
-	return r->timedout || (r->started ? r->status != 0 : r->error != 0 &&
-	    r->error != -ECANCELED);
+	return r->timedout || r->rejected || (r->started ? r->status != 0 :
+	    r->error != 0 && r->error != -ECANCELED);
 }
 
 int
