@@ -77,7 +77,8 @@ ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
 LIBOBJ = $(WSPXOBJ) $(ENGINEOBJ)
 LIBPIC = $(WSPXOBJ:.o=.po)
 # The program, folder by folder (cmd/*/README says what each is for).
-CMDHDR = cmd/util/buf.h cmd/util/slots.h cmd/util/util.h \
+CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
+	cmd/util/util.h \
 	cmd/input/command.h cmd/input/input.h cmd/input/jobargs.h \
 	cmd/input/perlre.h cmd/input/progpath.h cmd/input/shell.h \
 	cmd/input/shellquote.h cmd/input/template.h cmd/pipe/blocks.h \
@@ -93,7 +94,8 @@ CMDHDR = cmd/util/buf.h cmd/util/slots.h cmd/util/util.h \
 	cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
 	cmd/graph/graphrun.h cmd/graph/jobfilecmd.h \
 	cmd/graph/jobselect.h
-CMDOBJ = cmd/util/buf.o cmd/util/slots.o cmd/util/util.o \
+CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
+	cmd/util/util.o \
 	cmd/input/command.o cmd/input/input.o cmd/input/jobargs.o \
 	cmd/input/perlre.o cmd/input/progpath.o cmd/input/shell.o \
 	cmd/input/shellquote.o cmd/input/template.o cmd/pipe/blocks.o \

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -498,13 +499,26 @@ number(struct graphrun *gr)
 	free(seq);
 }
 
-/* The directory the jobs run in: the job file's. */
+/* Whether the job file is a regular file (through links): one that is
+ * not (stdin, a pipe as <(...) makes, /dev/stdin) has no directory of its
+ * own to run in, nor to keep state in. */
+static bool
+regular(const char *file)
+{
+	struct stat st;
+
+	return strcmp(file, "-") != 0 && stat(file, &st) == 0 &&
+	    S_ISREG(st.st_mode);
+}
+
+/* The directory the jobs run in: the job file's, or the current one for
+ * a file that is not a regular file. */
 static char *
 basedir(const char *file)
 {
 	const char *slash = strrchr(file, '/');
 
-	if (strcmp(file, "-") == 0 || slash == NULL)
+	if (!regular(file) || slash == NULL)
 		return xstrdup(".");
 	if (slash == file)
 		return xstrdup("/");
@@ -591,6 +605,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	gr.jf = jf;
 	gr.file = file;
 	gr.base = basedir(file);
+	gr.regular = regular(file);
 	if ((gr.basefd = open(gr.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		fatal("%s:", gr.base);
 	gr.src = &src;

@@ -74,6 +74,8 @@ struct graphrun {
 	struct config *c;
 	struct wspx__jobfile *jf;
 	const char *file;		/* the job file as named */
+	bool regular;			/* it is a regular file: it has a
+					 * directory and a state */
 	char *base;			/* the directory jobs run in */
 	int basefd;			/* it, open */
 	struct gjob *jobs;		/* jf->jobs' */

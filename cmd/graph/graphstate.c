@@ -8,7 +8,6 @@
  */
 #include "graphrun.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "jobfile/uptodate.h"
 #include "os/tmp.h"
 #include "util/buf.h"
+#include "util/owndirs.h"
 #include "util/util.h"
 
 /* Whether any job to run has sources or generates. */
@@ -56,27 +56,7 @@ tempdir(struct graphrun *gr)
 {
 	if ((errno = -wspx__tmp_dir(gr->c->tmpdir, "wspx.", &gr->tmpdir)) != 0)
 		fatal("cannot make a directory in %s:", gr->c->tmpdir);
-}
-
-/* Remove the outputs' directory with what jobs left in it (the files of
- * the jobs that failed or were stopped; the others were read and
- * removed). */
-static void
-removetemp(const char *path)
-{
-	struct dirent *e;
-	DIR *d;
-	int fd;
-
-	if ((d = opendir(path)) != NULL) {
-		fd = dirfd(d);
-		while ((e = readdir(d)) != NULL)
-			if (strcmp(e->d_name, ".") != 0 &&
-			    strcmp(e->d_name, "..") != 0)
-				(void)unlinkat(fd, e->d_name, 0);
-		closedir(d);
-	}
-	(void)rmdir(path);
+	owndir(gr->tmpdir);
 }
 
 void
@@ -86,8 +66,15 @@ graphstate_open(struct graphrun *gr)
 	int rc;
 
 	tempdir(gr);
-	if (strcmp(gr->file, "-") == 0 || !anystate(gr))
+	if (!anystate(gr))
 		return;
+	if (!gr->regular) {
+		if (strcmp(gr->file, "-") != 0)
+			warn("%s is not a regular file: its jobs run in the "
+			    "current directory, with no up-to-date state",
+			    gr->file);
+		return;
+	}
 	path = statepath(gr);
 	if ((rc = wspx__uptodate_open(&gr->state, path)) != 0) {
 		warn("%s: %s: every job runs", path, rc == -EINVAL ? "not a "
@@ -112,8 +99,10 @@ graphstate_close(struct graphrun *gr)
 	gr->state = NULL;
 	for (i = 0; i < gr->jf->njobs; i++)
 		free(gr->jobs[i].outfile);
+	/* (with the files of the jobs that failed or were stopped; the
+	 * others were read and removed) */
 	if (gr->tmpdir != NULL)
-		removetemp(gr->tmpdir);
+		owndir_remove(gr->tmpdir);
 	free(gr->tmpdir);
 }
 

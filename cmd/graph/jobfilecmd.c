@@ -10,6 +10,7 @@
 #include "jobfilecmd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "jobselect.h"
 #include "options/options.h"
 #include "report/resume.h"
+#include "util/buf.h"
 #include "util/util.h"
 
 static const char *const commands[] = { "run", "check", "list", "graph" };
@@ -100,21 +102,53 @@ filename(const char *given)
 	exit(EXIT_USAGE);
 }
 
+/* The largest job file read: the text of a million jobs. */
+#define JOBFILE_MAX ((size_t)64 << 20)
+
+/* The whole of file ("-": stdin) in *b: a regular file, a pipe (as
+ * <(...) makes) or the like, of at most JOBFILE_MAX bytes (so that
+ * /dev/zero is an error, not all the memory). */
+static void
+slurp(const char *file, struct buf *b)
+{
+	char chunk[65536];
+	ssize_t r;
+	int fd = strcmp(file, "-") == 0 ? 0 : open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fatal("%s:", file);
+	while ((r = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			fatal("%s:", file);
+		bufadd(b, chunk, (size_t)r);
+		if (b->len > JOBFILE_MAX)
+			fatal("%s: larger than 64 MiB: not a job file", file);
+	}
+	if (fd != 0)
+		close(fd);
+}
+
 /* Read and check file into jf; print every error and exit 255 if any. */
 static void
 load(struct wspx__jobfile *jf, const char *file)
 {
+	struct buf text = { NULL, 0, 0 };
 	struct wspx__diag d;
-	FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "re");
+	FILE *f;
 	size_t i;
 	int rc;
 
-	if (f == NULL)
+	slurp(file, &text);
+	/* (an empty file is a stream of no bytes, which fmemopen refuses) */
+	if ((f = text.len > 0 ? fmemopen(text.s, text.len, "r") :
+	    fopen("/dev/null", "re")) == NULL)
 		fatal("%s:", file);
 	wspx__diag_init(&d, file);
 	rc = wspx__jobfile_read(jf, f, &d);
-	if (f != stdin)
-		fclose(f);
+	fclose(f);
+	free(text.s);
 	wspx__diag_sort(&d);
 	for (i = 0; i < d.n; i++)
 		if (d.v[i].line == 0)	/* the file as a whole */

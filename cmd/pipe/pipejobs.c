@@ -36,6 +36,7 @@
 #include "os/tmp.h"
 #include "os/zerocopy.h"
 #include "util/buf.h"
+#include "util/owndirs.h"
 #include "util/util.h"
 
 /* What a job of the run has besides its command. */
@@ -73,6 +74,7 @@ pipejobs_new(const struct pipe_opts *o, int wakefd)
 	if (o->cat || o->fifo) {
 		if ((errno = -wspx__tmp_dir(o->tmpdir, "wspx-", &p->dir)) != 0)
 			fatal("--tmpdir %s:", o->tmpdir);
+		owndir(p->dir);
 	}
 	return p;
 }
@@ -84,8 +86,9 @@ pipejobs_free(struct pipejobs *p)
 		return;
 	feeder_free(p->feeder);
 	blocks_close(p->blocks);
+	/* (empty by now: each block's file goes with its job) */
 	if (p->dir != NULL)
-		(void)rmdir(p->dir);
+		owndir_remove(p->dir);
 	free(p->dir);
 	free(p);
 }

@@ -48,6 +48,7 @@
 #include "os/thread.h"
 #include "report/running.h"
 #include "util/buf.h"
+#include "util/owndirs.h"
 #include "util/util.h"
 
 struct signals {
@@ -194,8 +195,10 @@ giveup(struct signals *s)
 	/* relaxed: stored by this thread. */
 	int sig = atomic_load_explicit(&s->stopsig, memory_order_relaxed);
 
-	if (sig == 0)
+	if (sig == 0) {
+		owndir_removeall();
 		_exit(255);
+	}
 	diesig(sig);
 }
 
@@ -341,6 +344,8 @@ diesig(int sig)
 {
 	sigset_t set;
 
+	/* (raise() ends the process with no atexit()) */
+	owndir_removeall();
 	signal(sig, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);

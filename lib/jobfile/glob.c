@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,12 +29,20 @@ struct item {
 
 struct walk {
 	int dirfd;
-	char **segs;		/* the pattern's non-empty segments */
+	char **segs;		/* the pattern's non-empty segments, a run
+				 * of ** made one */
 	size_t nseg;
 	struct item *stack;	/* partial matches still to extend */
 	size_t nstack, capstack;
 	char **out;		/* matches, owned, unsorted */
 	size_t nout, capout;
+	struct seen {		/* every partial match queued, so that
+				 * none is walked twice: a ** after a
+				 * wildcard reaches a directory by many
+				 * routes */
+		uint64_t *hash;	/* 0: empty */
+		size_t n, cap;	/* cap a power of two, or 0 */
+	} seen;
 };
 
 /* Whether s has a character fnmatch() treats specially. */
@@ -78,14 +87,73 @@ reserve(void *v, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
-/* Queue path (taken, even on failure) to match from segment seg. */
+/* A 64-bit FNV-1a hash of (path, seg), never 0. */
+static uint64_t
+hashitem(const char *path, size_t seg)
+{
+	uint64_t h = 14695981039346656037u ^ (uint64_t)seg;
+
+	for (; *path != '\0'; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211u;
+	return h != 0 ? h : 1;
+}
+
+/* Add h to the set; returns 1 if it was there, else 0. */
+static int
+insert(struct seen *sn, uint64_t h)
+{
+	size_t i;
+
+	for (i = (size_t)h & (sn->cap - 1); sn->hash[i] != 0;
+	    i = (i + 1) & (sn->cap - 1))
+		if (sn->hash[i] == h)
+			return 1;
+	sn->hash[i] = h;
+	sn->n++;
+	return 0;
+}
+
+/* Whether (path, seg) was queued before (1; else 0, and now it is).  A
+ * 64-bit hash stands for the pair: a collision, once in 2^64, would
+ * lose one partial match.  -ENOMEM without memory. */
+static int
+seenbefore(struct seen *sn, const char *path, size_t seg)
+{
+	uint64_t *old = sn->hash;
+	size_t i, oldcap = sn->cap;
+
+	if (2 * (sn->n + 1) > sn->cap) {
+		if ((sn->hash = calloc(oldcap > 0 ? 2 * oldcap : 64,
+		    sizeof(*sn->hash))) == NULL) {
+			sn->hash = old;
+			return -ENOMEM;
+		}
+		sn->cap = oldcap > 0 ? 2 * oldcap : 64;
+		sn->n = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != 0)
+				(void)insert(sn, old[i]);
+		free(old);
+	}
+	return insert(sn, hashitem(path, seg));
+}
+
+/* Queue path (taken, even on failure) to match from segment seg, unless
+ * it was queued before. */
 static int
 push(struct walk *wk, char *path, size_t seg, bool check)
 {
-	if (path == NULL || reserve(&wk->stack, &wk->capstack, wk->nstack,
+	int seen;
+
+	if (path == NULL || (seen = seenbefore(&wk->seen, path, seg)) < 0 ||
+	    reserve(&wk->stack, &wk->capstack, wk->nstack,
 	    sizeof(*wk->stack)) != 0) {
 		free(path);
 		return -ENOMEM;
+	}
+	if (seen) {
+		free(path);
+		return 0;
 	}
 	wk->stack[wk->nstack].path = path;
 	wk->stack[wk->nstack].seg = seg;
@@ -309,8 +377,10 @@ split(struct walk *wk, const char *pattern, char **buf)
 	for (s = *buf, i = 0; *s != '\0'; s++)
 		if (*s == '/')
 			*s = '\0';
+	/* (** then ** matches what one ** matches) */
 	for (s = *buf; s < *buf + len; s += strlen(s) + 1)
-		if (*s != '\0')
+		if (*s != '\0' && (i == 0 || strcmp(s, "**") != 0 ||
+		    strcmp(wk->segs[i - 1], "**") != 0))
 			wk->segs[i++] = s;
 	wk->nseg = i;
 	return 0;
@@ -357,6 +427,7 @@ wspx__glob(int dirfd, const char *pattern, char ***paths, size_t *n)
 	free(wk.stack);
 	free(wk.out);
 	free(wk.segs);
+	free(wk.seen.hash);
 	free(buf);
 	return rc;
 }

@@ -306,16 +306,13 @@ place(const struct wspx__ynode *v, const char *shell, struct wspx__diag *d)
 	wspx__shellctx_free(&sc);
 }
 
-/* The places of the expressions of j's run: once for the legs of a job,
- * which share their command and shell. */
+/* The places of the expressions of j's run. */
 static void
-places(const struct wspx__jobfile *jf, const struct wspx__jfjob *j,
-    struct wspx__diag *d)
+places(const struct wspx__jfjob *j, struct wspx__diag *d)
 {
 	size_t i;
 
-	if (j->run == NULL || (j > jf->jobs && j[-1].run == j->run &&
-	    j[-1].shell == j->shell))
+	if (j->run == NULL)
 		return;
 	if (j->run->kind == WSPX__YSCALAR) {
 		place(j->run, j->shell, d);
@@ -333,8 +330,13 @@ wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d)
 
 	for (i = 0; i < jf->njobs; i++) {
 		j = &jf->jobs[i];
+		/* (the legs of a job share its strings, its needs and its
+		 * keys: once for them all, not once a leg, which was
+		 * quadratic in the legs) */
+		if (i > 0 && jf->jobs[i - 1].key == j->key)
+			continue;
 		exprsall(jf, j, j->run, d);
-		places(jf, j, d);
+		places(j, d);
 		exprsall(jf, j, j->dir, d);
 		exprsall(jf, j, j->with, d);
 		exprsall(jf, j, j->sources, d);

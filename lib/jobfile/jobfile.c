@@ -492,6 +492,39 @@ addlegs(struct wspx__jobfile *jf, struct wspx__jfproto *p,
 	return 0;
 }
 
+static int
+byname(const void *a, const void *b)
+{
+	return strcmp((*(const struct wspx__jfjob *const *)a)->name,
+	    (*(const struct wspx__jfjob *const *)b)->name);
+}
+
+/* Two legs of job p with one name (the same keys and values, as
+ * matrix: {x: [1, 1]} makes) are an error at the matrix mx: they would
+ * share their state and their place in needs. */
+static int
+samelegs(struct wspx__jobfile *jf, const struct wspx__jfproto *p,
+    const struct wspx__ynode *mx, struct wspx__diag *d)
+{
+	const struct wspx__jfjob **v = malloc(p->nlegs * sizeof(*v));
+	size_t i;
+
+	if (v == NULL)
+		return -ENOMEM;
+	for (i = 0; i < p->nlegs; i++)
+		v[i] = &jf->jobs[p->first + i];
+	qsort(v, p->nlegs, sizeof(*v), byname);
+	for (i = 1; i < p->nlegs; i++)
+		if (strcmp(v[i - 1]->name, v[i]->name) == 0) {
+			wspx__diag_add(d, mx->line, mx->col, "the matrix makes "
+			    "the leg %.80s%s more than once", v[i]->name,
+			    strlen(v[i]->name) > 80 ? "..." : "");
+			break;
+		}
+	free(v);
+	return 0;
+}
+
 /* Make room for need jobs in jf->jobs (*cap of them now). */
 static int
 grow(struct wspx__jobfile *jf, size_t need, size_t *cap)
@@ -508,6 +541,56 @@ grow(struct wspx__jobfile *jf, size_t need, size_t *cap)
 	jf->jobs = v;
 	*cap = n;
 	return 0;
+}
+
+/* The legs of job mapping m: its matrix's, counted (bound: a bound that
+ * does not expand it), or 1. */
+static size_t
+legcount(const struct wspx__ynode *m, bool bound)
+{
+	const struct wspx__ynode *mx = m->kind == WSPX__YMAP ? get(m,
+	    "matrix") : NULL;
+	struct wspx__leg *legs;
+	struct wspx__diag scratch;
+	size_t n = 1;
+
+	if (mx == NULL)
+		return 1;
+	if (bound)
+		return wspx__matrix_bound(mx, WSPX__MATRIX_MAX);
+	/* (its errors are reported when it is read) */
+	wspx__diag_init(&scratch, "");
+	if (wspx__matrix_expand(mx, WSPX__MATRIX_MAX, &legs, &n, &scratch) !=
+	    0)
+		n = 1;
+	else
+		wspx__matrix_free(legs, n);
+	wspx__diag_fini(&scratch);
+	return n;
+}
+
+/* Whether jobs: (a mapping) makes more than WSPX__JOBS_MAX jobs, legs
+ * counted, before any is made: a few KB of aliases can name millions.
+ * Counted by bounds first, and only if they pass the limit, exactly.
+ * The error is at the job where the count passes it. */
+static bool
+toomany(const struct wspx__ynode *jobs, struct wspx__diag *d)
+{
+	const struct wspx__ynode *k;
+	size_t i, total;
+	int exact;
+
+	for (exact = 0; exact < 2; exact++) {
+		for (i = 0, total = 0; i < jobs->n && total <= WSPX__JOBS_MAX;
+		    i++)
+			total += legcount(jobs->items[2 * i + 1], !exact);
+		if (total <= WSPX__JOBS_MAX)
+			return false;
+	}
+	k = jobs->items[2 * (i - 1)];
+	wspx__diag_add(d, k->line, k->col, "the file has more than %u jobs, "
+	    "legs counted, with this one", WSPX__JOBS_MAX);
+	return true;
 }
 
 /* Read job number i of jobs: (mapping), its legs into jf->jobs; rest
@@ -545,9 +628,9 @@ readone(struct wspx__jobfile *jf, const struct wspx__ynode *jobs, size_t i,
 	}
 	/* room for these legs and one job for each key after this one */
 	if ((rc = grow(jf, jf->njobs + (p->legs ? p->nlegs : 1) + rest,
-	    cap)) != 0)
+	    cap)) != 0 || (rc = addlegs(jf, p, &j)) != 0)
 		return rc;
-	return addlegs(jf, p, &j);
+	return p->legs != NULL ? samelegs(jf, p, mx, d) : 0;
 }
 
 static int
@@ -564,6 +647,8 @@ readjobs(struct wspx__jobfile *jf, const struct wspx__ynode *jobs,
 		wspx__diag_add(d, jobs->line, jobs->col, "jobs is empty");
 		return -EINVAL;
 	}
+	if (toomany(jobs, d))
+		return -EINVAL;
 	if ((protos = calloc(jobs->n, sizeof(*protos))) == NULL)
 		return -ENOMEM;
 	for (i = 0; i < jobs->n && rc == 0; i++)

@@ -19,8 +19,9 @@
 
 /* Most legs a matrix may expand to. */
 #define WSPX__MATRIX_MAX 4096u
-/* Most jobs a file may hold, legs counted. */
-#define WSPX__JOBS_MAX 10000000u
+/* Most jobs a file may hold, legs counted (aliases can make a small
+ * file expand to many: 29 KB of them, to 10 million). */
+#define WSPX__JOBS_MAX 1000000u
 
 /* The inputs of an `if`: F, a job it needs, or one they need, failed;
  * C, the run was cancelled (stopped or halted); K, a job it needs did

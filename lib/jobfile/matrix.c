@@ -323,6 +323,25 @@ fail:
 	return rc;
 }
 
+size_t
+wspx__matrix_bound(const struct wspx__ynode *m, size_t max)
+{
+	const struct wspx__ynode *in;
+	size_t i, n = 1;
+
+	if (m->kind != WSPX__YMAP)
+		return 1;
+	for (i = 0; i < m->n && n <= max; i++)
+		if (!isspecial(m->items[2 * i]->str) &&
+		    m->items[2 * i + 1]->kind == WSPX__YSEQ &&
+		    m->items[2 * i + 1]->n > 0)
+			n *= m->items[2 * i + 1]->n;
+	if (n > max)
+		n = max + 1;
+	in = wspx__yamldoc_get(m, "include");
+	return n + (in != NULL && in->kind == WSPX__YSEQ ? in->n : 0);
+}
+
 void
 wspx__matrix_free(struct wspx__leg *legs, size_t n)
 {
@@ -333,6 +352,27 @@ wspx__matrix_free(struct wspx__leg *legs, size_t n)
 	free(legs);
 }
 
+/* The characters of a key or value escaped in a leg's name, and their
+ * escapes after a backslash: the name's own syntax, and what would break
+ * a line. */
+static const char special[] = "\\,=[]\n\t\r", escapes[] = "\\,=[]ntr";
+
+/* Add s to the name at p, escaped; returns the end. */
+static char *
+addescaped(char *p, const char *s)
+{
+	const char *e;
+
+	for (; *s != '\0'; s++) {
+		if ((e = strchr(special, *s)) != NULL) {
+			*p++ = '\\';
+			*p++ = escapes[e - special];
+		} else
+			*p++ = *s;
+	}
+	return p;
+}
+
 char *
 wspx__matrix_name(const char *key, const struct wspx__leg *l)
 {
@@ -340,15 +380,55 @@ wspx__matrix_name(const char *key, const struct wspx__leg *l)
 	char *s, *p;
 
 	for (i = 0; i < l->n; i++)
-		len += strlen(l->keys[i]) + strlen(l->vals[i]) + 2;
+		len += 2 * (strlen(l->keys[i]) + strlen(l->vals[i])) + 2;
 	if ((s = p = malloc(len)) == NULL)
 		return NULL;
 	p += sprintf(p, "%s[", key);
-	for (i = 0; i < l->n; i++)
-		p += sprintf(p, "%s%s=%s", i > 0 ? "," : "", l->keys[i],
-		    l->vals[i]);
+	for (i = 0; i < l->n; i++) {
+		if (i > 0)
+			*p++ = ',';
+		p = addescaped(p, l->keys[i]);
+		*p++ = '=';
+		p = addescaped(p, l->vals[i]);
+	}
 	strcpy(p, "]");
 	return s;
+}
+
+/* The first c in sel[0..n) that no backslash escapes, or NULL. */
+static const char *
+unescaped(const char *sel, size_t n, char c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (sel[i] == '\\')
+			i++;
+		else if (sel[i] == c)
+			return sel + i;
+	return NULL;
+}
+
+/* Whether escaped text sel[0..n) reads as s; -1 for a bad escape. */
+static int
+sameas(const char *s, const char *sel, size_t n)
+{
+	const char *e;
+	size_t i;
+	char c;
+
+	for (i = 0; i < n; i++, s++) {
+		c = sel[i];
+		if (c == '\\') {
+			if (++i == n || (e = strchr(escapes, sel[i])) == NULL ||
+			    sel[i] == '\0')
+				return -1;
+			c = special[e - escapes];
+		}
+		if (*s != c)
+			return 0;
+	}
+	return *s == '\0';
 }
 
 /* The pair "k=v" at sel[0..n): whether it is in l; -1 if malformed or
@@ -356,17 +436,19 @@ wspx__matrix_name(const char *key, const struct wspx__leg *l)
 static int
 matchpair(const struct wspx__leg *l, const char *sel, size_t n)
 {
-	const char *eq = memchr(sel, '=', n);
+	const char *eq = unescaped(sel, n, '=');
 	size_t i, kn;
+	int r;
 
 	if (eq == NULL || eq == sel)
 		return -1;
 	kn = (size_t)(eq - sel);
-	for (i = 0; i < l->n; i++)
-		if (strlen(l->keys[i]) == kn && memcmp(l->keys[i], sel, kn)
-		    == 0)
-			return strlen(l->vals[i]) == n - kn - 1 &&
-			    memcmp(l->vals[i], eq + 1, n - kn - 1) == 0;
+	for (i = 0; i < l->n; i++) {
+		if ((r = sameas(l->keys[i], sel, kn)) < 0)
+			return -1;
+		if (r > 0)
+			return sameas(l->vals[i], eq + 1, n - kn - 1);
+	}
 	return -1;
 }
 
@@ -380,7 +462,7 @@ wspx__matrix_match(const struct wspx__leg *l, const char *sel, size_t n)
 	if (n == 0)
 		return -1;
 	for (;;) {
-		comma = memchr(sel, ',', n);
+		comma = unescaped(sel, n, ',');
 		len = comma != NULL ? (size_t)(comma - sel) : n;
 		if ((r = matchpair(l, sel, len)) < 0)
 			return -1;

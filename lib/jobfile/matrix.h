@@ -29,8 +29,16 @@ int wspx__matrix_expand(const struct wspx__ynode *m, size_t max,
 
 void wspx__matrix_free(struct wspx__leg *legs, size_t n);
 
-/* The leg's name: key[k1=v1,k2=v2].  Returns a malloc'd string, or
- * NULL without memory. */
+/* At least as many legs as the matrix node m expands to, without
+ * expanding it: the product of its lists (max + 1 past max), and its
+ * includes.  For a file's count of jobs before any is made. */
+size_t wspx__matrix_bound(const struct wspx__ynode *m, size_t max);
+
+/* The leg's name: key[k1=v1,k2=v2], with a backslash before each \ , =
+ * [ and ] of the keys and values, and a newline, tab and carriage
+ * return written \n, \t and \r: two legs have one name only if they
+ * have the same keys and values.  Returns a malloc'd string, or NULL
+ * without memory. */
 char *wspx__matrix_name(const char *key, const struct wspx__leg *l);
 
 /* Whether the leg is picked by sel[0..n), a list "k1=v1,k2=v2" of some of
