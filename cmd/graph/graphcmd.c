@@ -246,14 +246,16 @@ script(struct graphrun *gr, const struct gjob *j, enum wspx__shlang lang,
 	}
 }
 
-/* Whether entry e (NAME=value) sets one of the names of over[0..n). */
+/* Whether entry e (NAME=value, or NAME: unset) names one of the names
+ * of over[0..n), each NAME=value or NAME. */
 static bool
 overridden(const char *e, char **over, size_t n)
 {
 	size_t i, len = strcspn(e, "=");
 
 	for (i = 0; i < n; i++)
-		if (strncmp(over[i], e, len) == 0 && over[i][len] == '=')
+		if (strncmp(over[i], e, len) == 0 && (over[i][len] == '=' ||
+		    over[i][len] == '\0'))
 			return true;
 	return false;
 }
@@ -271,6 +273,11 @@ settings(struct graphrun *gr, const struct gjob *j, const struct values *v,
 	char *val;
 
 	for (i = 0; i < jj->nenv; i++) {
+		/* (a null unsets the name: "NAME" alone) */
+		if (wspx__yamldoc_isnull(jj->env[i].value)) {
+			over[n++] = xstrdup(jj->env[i].name);
+			continue;
+		}
 		val = graphcmd_expand(gr, j, jj->env[i].value->str);
 		bufprintf(&b, "%s=%s", jj->env[i].name, val);
 		over[n++] = buftake(&b);
@@ -309,7 +316,8 @@ environment(struct graphrun *gr, struct gjob *j, const struct values *v)
 			env[k++] = environ[i];
 	/* (a later setting of a name wins: keep the last one only) */
 	for (i = 0; i < nover; i++)
-		if (!overridden(over[i], over + i + 1, nover - i - 1))
+		if (strchr(over[i], '=') != NULL && !overridden(over[i],
+		    over + i + 1, nover - i - 1))
 			env[k++] = over[i];
 	/* the strings of over live after the NULL, to be freed */
 	memcpy(env + k + 1, over, nover * sizeof(char *));

@@ -281,6 +281,10 @@ graph(const struct config *c, const struct wspx__jobfile *jf,
 		free(sel);
 		return;
 	}
+	/* (for --resume a missing joblog is an empty one; here it would
+	 * draw every job grey, as if none had run) */
+	if (access(c->joblog, R_OK) != 0)
+		fatal("--joblog %s:", c->joblog);
 	r.rows = resume_load(c->joblog, RESUME, "--joblog");
 	r.ok = resume_load(c->joblog, RESUME_FAILED, "--joblog");
 	r.seq = xcalloc(jf->njobs + 1, sizeof(*r.seq));

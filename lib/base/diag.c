@@ -35,6 +35,28 @@ wspx__diag_fini(struct wspx__diag *d)
 	d->n = d->cap = 0;
 }
 
+/* A message that quotes a long value (a name of 10,000 bytes) cut to
+ * its head and tail, which say what is wrong, with the middle counted. */
+static void
+cut(char *msg, size_t len)
+{
+	enum { HEAD = 300, TAIL = 200 };
+	size_t head = HEAD, tail = len - TAIL;
+	char mid[48];
+	int n;
+
+	if (len <= HEAD + TAIL + sizeof(mid))
+		return;
+	/* (at the starts of UTF-8 characters) */
+	while (head > 0 && ((unsigned char)msg[head] & 0xc0) == 0x80)
+		head--;
+	while (((unsigned char)msg[tail] & 0xc0) == 0x80)
+		tail++;
+	n = snprintf(mid, sizeof(mid), " ...(%zu bytes)... ", tail - head);
+	memcpy(msg + head, mid, (size_t)n);
+	memmove(msg + head + n, msg + tail, len - tail + 1);
+}
+
 void
 wspx__diag_add(struct wspx__diag *d, unsigned line, unsigned col,
     const char *fmt, ...)
@@ -60,6 +82,7 @@ wspx__diag_add(struct wspx__diag *d, unsigned line, unsigned col,
 	va_start(ap, fmt);
 	(void)vsnprintf(msg, (size_t)len + 1, fmt, ap);
 	va_end(ap);
+	cut(msg, (size_t)len);
 	d->v[d->n].line = line;
 	d->v[d->n].col = col;
 	d->v[d->n].msg = msg;

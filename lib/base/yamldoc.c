@@ -201,6 +201,22 @@ copytag(struct wspx__arena *a, const char *t)
 	return s;
 }
 
+/* Whether tag (as copytag() writes it) is one of the core schema's:
+ * another (!!python/object, !custom) would be a type wspx does not have,
+ * silently taken as a plain value. */
+static bool
+coretag(const char *tag)
+{
+	static const char *const core[] = { "!!str", "!!int", "!!float",
+	    "!!bool", "!!null", "!!seq", "!!map" };
+	size_t i;
+
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		if (strcmp(tag, core[i]) == 0)
+			return true;
+	return false;
+}
+
 /* A new node at m, with an explicit tag or none. */
 static struct wspx__ynode *
 newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
@@ -211,6 +227,13 @@ newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
 
 	if (tag != NULL && (s = copytag(l->arena, (const char *)tag)) == NULL)
 		return NULL;
+	if (s != NULL && !coretag(s)) {
+		wspx__diag_add(l->d, (unsigned)m->line + 1, (unsigned)m->column +
+		    1, "the tag %.40s is not one of YAML's core tags (!!str, "
+		    "!!int, !!float, !!bool, !!null, !!seq, !!map), the only "
+		    "ones a job file may have", s);
+		l->invalid = true;
+	}
 	n = wspx__arena_alloc(l->arena, sizeof(*n),
 	    alignof(struct wspx__ynode));
 	if (n == NULL)
@@ -221,6 +244,60 @@ newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
 	n->col = (unsigned)m->column + 1;
 	n->tag = s;
 	return n;
+}
+
+/* A scalar's style, and a block scalar's indentation: that of its first
+ * line of text (the line after the | or >). */
+static void
+setstyle(const struct loader *l, struct wspx__ynode *n,
+    const yaml_event_t *ev)
+{
+	const unsigned char *p, *end = l->buf + l->len;
+
+	switch (ev->data.scalar.style) {
+	case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+		n->style = '\'';
+		return;
+	case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+		n->style = '"';
+		return;
+	case YAML_LITERAL_SCALAR_STYLE:
+	case YAML_FOLDED_SCALAR_STYLE:
+		n->style = ev->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ?
+		    '|' : '>';
+		break;
+	default:
+		return;
+	}
+	p = l->buf + ev->start_mark.index;
+	while (p < end && *p != '\n')
+		p++;
+	/* (the first line that is not blank gives it) */
+	while (p < end && *p == '\n') {
+		for (n->indent = 1, p++; p < end && *p == ' '; p++)
+			n->indent++;
+	}
+}
+
+void
+wspx__yamldoc_place(const struct wspx__ynode *n, size_t off, unsigned *line,
+    unsigned *col)
+{
+	const char *nl = memchr(n->str, '\n', off < n->len ? off : n->len);
+	size_t k, lines = 0, last = 0;
+
+	*line = n->line;
+	*col = n->col;
+	if (n->style == '|' && n->indent > 0) {
+		for (k = 0; k < off && k < n->len; k++)
+			if (n->str[k] == '\n') {
+				lines++;
+				last = k + 1;
+			}
+		*line = n->line + 1 + (unsigned)lines;
+		*col = n->indent + (unsigned)(off - last);
+	} else if (n->style != '|' && n->style != '>' && nl == NULL)
+		*col = n->col + (n->style != 0) + (unsigned)off;
 }
 
 static int
@@ -237,6 +314,13 @@ scalar(struct loader *l, const yaml_event_t *ev)
 		return -ENOMEM;
 	n->len = ev->data.scalar.length;
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	setstyle(l, n, ev);
+	/* (a string of C cannot hold it: the value would be cut there) */
+	if (memchr(n->str, '\0', n->len) != NULL) {
+		wspx__diag_add(l->d, n->line, n->col, "a NUL character in a "
+		    "string: a job file's strings cannot hold one");
+		l->invalid = true;
+	}
 	if (ev->data.scalar.anchor != NULL &&
 	    defanchor(l, (char *)ev->data.scalar.anchor, n, 1) != 0)
 		return -ENOMEM;
@@ -381,6 +465,12 @@ syntaxerr(struct loader *l)
 		return -ENOMEM;
 	if (p->error == YAML_READER_ERROR)
 		return readererr(l);
+	/* (libyaml says a tab "cannot start any token") */
+	if (pm->index < l->len && l->buf[pm->index] == '\t') {
+		wspx__diag_add(l->d, pm->line + 1, pm->column + 1, "a tab: "
+		    "YAML indents with spaces only");
+		return -EINVAL;
+	}
 	if (p->context != NULL &&
 	    (cm->line != pm->line || cm->column != pm->column))
 		wspx__diag_add(l->d, pm->line + 1, pm->column + 1,
@@ -523,6 +613,23 @@ wspx__yamldoc_fini(struct wspx__yamldoc *doc)
 {
 	wspx__arena_fini(&doc->arena);
 	doc->root = NULL;
+}
+
+bool
+wspx__yamldoc_isnull(const struct wspx__ynode *n)
+{
+	static const char *const nulls[] = { "", "~", "null", "Null",
+	    "NULL" };
+	size_t i;
+
+	if (n->kind != WSPX__YSCALAR)
+		return false;
+	if (n->tag != NULL)
+		return strcmp(n->tag, "!!null") == 0;
+	for (i = 0; n->plain && i < sizeof(nulls) / sizeof(nulls[0]); i++)
+		if (strcmp(n->str, nulls[i]) == 0)
+			return true;
+	return false;
 }
 
 const struct wspx__ynode *

@@ -43,6 +43,10 @@ struct wspx__ynode {
 	unsigned line, col;		/* 1-based, where the node starts */
 	bool plain;			/* a scalar written without quotes
 					 * (so 10, true, null are typed) */
+	char style;			/* a scalar's: 0 plain, '\'', '"',
+					 * '|' or '>' */
+	unsigned indent;		/* a block scalar's (| or >) column
+					 * of text, 1-based */
 	bool alias;			/* reached through an alias: the same
 					 * node appears elsewhere too */
 	const char *tag;		/* an explicit tag (!!str), or NULL */
@@ -69,6 +73,16 @@ int wspx__yamldoc_read(struct wspx__yamldoc *doc, FILE *f,
 
 /* Free the tree. */
 void wspx__yamldoc_fini(struct wspx__yamldoc *doc);
+
+/* Where in the file byte off of scalar n's value is: exact for a plain
+ * or quoted scalar on one line (escapes before it aside) and for a
+ * literal block (|); else the scalar's own place. */
+void wspx__yamldoc_place(const struct wspx__ynode *n, size_t off,
+    unsigned *line, unsigned *col);
+
+/* Whether n is YAML's null: a plain ~, null, Null, NULL or nothing, or
+ * a scalar tagged !!null. */
+bool wspx__yamldoc_isnull(const struct wspx__ynode *n);
 
 /* The value of key in mapping m, or NULL. */
 const struct wspx__ynode *wspx__yamldoc_get(const struct wspx__ynode *m,

@@ -231,12 +231,14 @@ exprs(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
     const struct wspx__ynode *v, struct wspx__diag *d)
 {
 	struct wspx__jfexpr e;
+	unsigned line, col;
 	size_t pos = 0;
 	int r;
 
 	while ((r = wspx__jobfile_next(v->str, v->len, &pos, &e)) != 0) {
+		wspx__yamldoc_place(v, e.start, &line, &col);
 		if (r < 0) {
-			wspx__diag_add(d, v->line, v->col, "'%.*s' is not an "
+			wspx__diag_add(d, line, col, "'%.*s' is not an "
 			    "expression wspx knows: matrix.KEY and "
 			    "needs.JOB.outputs.KEY", (int)(e.end - e.start),
 			    v->str + e.start);
@@ -245,16 +247,16 @@ exprs(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 		}
 		if (e.matrix) {
 			if (!anyleg(jf, j, e.key, e.keylen))
-				wspx__diag_add(d, v->line, v->col, "matrix.%.*s: "
+				wspx__diag_add(d, line, col, "matrix.%.*s: "
 				    "job '%s' has no matrix key '%.*s'",
 				    (int)e.keylen, e.key, j->name,
 				    (int)e.keylen, e.key);
 		} else if (!needsjob(jf, j, e.job, e.joblen))
-			wspx__diag_add(d, v->line, v->col, "needs.%.*s.outputs: "
+			wspx__diag_add(d, line, col, "needs.%.*s.outputs: "
 			    "job '%s' does not need '%.*s'", (int)e.joblen,
 			    e.job, j->name, (int)e.joblen, e.job);
 		else if (!declared(jf, j, &e))
-			wspx__diag_add(d, v->line, v->col, "needs.%.*s.outputs."
+			wspx__diag_add(d, line, col, "needs.%.*s.outputs."
 			    "%.*s: job '%.*s' declares no output '%.*s' in its "
 			    "outputs:", (int)e.joblen, e.job, (int)e.keylen,
 			    e.key, (int)e.joblen, e.job, (int)e.keylen, e.key);
@@ -291,6 +293,7 @@ place(const struct wspx__ynode *v, const char *shell, struct wspx__diag *d)
 	enum wspx__shlang lang = WSPX__SH_POSIX;
 	struct wspx__shscan sc;
 	struct wspx__jfexpr e;
+	unsigned line, col;
 	size_t pos;
 
 	if (shell != NULL)
@@ -299,7 +302,8 @@ place(const struct wspx__ynode *v, const char *shell, struct wspx__diag *d)
 		pos = sc.erroff;
 		if (wspx__jobfile_next(v->str, v->len, &pos, &e) == 0)
 			e.start = e.end = sc.erroff;
-		wspx__diag_add(d, v->line, v->col, "'%.*s' %s: its value "
+		wspx__yamldoc_place(v, e.start, &line, &col);
+		wspx__diag_add(d, line, col, "'%.*s' %s: its value "
 		    "cannot be put there as data", (int)(e.end - e.start),
 		    v->str + e.start, sc.err);
 	}
@@ -347,29 +351,33 @@ wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d)
 }
 
 /* The cycle closed by the edge to job `to`, on the DFS stack from its
- * place: "a -> b -> a". */
+ * place: "a -> b -> a"; a long one cut to its first and last jobs, with
+ * the count of those between ("a -> b -> ... 99,996 more ... -> z ->
+ * a"), and each name to 60 bytes. */
 static void
 cycle(struct wspx__jobfile *jf, const size_t *stack, size_t from,
     size_t top, struct wspx__diag *d)
 {
+	enum { SHOWN = 4, NAMEMAX = 60 };
 	const struct wspx__jfjob *first = &jf->jobs[stack[from]];
-	size_t i, len = 0;
-	char *s, *p;
+	char s[2 * SHOWN * (NAMEMAX + 8) + 128];
+	size_t i, n = top - from;
+	int len = 0;
 
-	for (i = from; i < top; i++)
-		len += strlen(jf->jobs[stack[i]].name) + 4;
-	len += strlen(first->name) + 1;
-	if ((s = p = malloc(len)) == NULL) {
-		wspx__diag_add(d, first->key->line, first->key->col, "a cycle "
-		    "of needs goes through job '%s'", first->name);
-		return;
+	for (i = from; i < top; i++) {
+		if (n > 2 * SHOWN && i == from + SHOWN) {
+			len += snprintf(s + len, sizeof(s) - (size_t)len,
+			    "... %zu more ... -> ", n - 2 * SHOWN);
+			i = top - SHOWN - 1;
+			continue;
+		}
+		len += snprintf(s + len, sizeof(s) - (size_t)len, "%.*s%s -> ",
+		    NAMEMAX, jf->jobs[stack[i]].name,
+		    strlen(jf->jobs[stack[i]].name) > NAMEMAX ? "..." : "");
 	}
-	for (i = from; i < top; i++)
-		p += sprintf(p, "%s -> ", jf->jobs[stack[i]].name);
-	strcpy(p, first->name);
 	wspx__diag_add(d, first->key->line, first->key->col, "a cycle of "
-	    "needs: %s", s);
-	free(s);
+	    "needs: %s%.*s%s", s, NAMEMAX, first->name, strlen(first->name) >
+	    NAMEMAX ? "..." : "");
 }
 
 int

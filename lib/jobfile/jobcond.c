@@ -17,6 +17,7 @@ struct cond {
 	size_t i, n;
 	bool status;		/* it calls a status function */
 	int depth;
+	bool deep;		/* nested deeper than 64 */
 };
 
 static void
@@ -63,8 +64,12 @@ condprimary(struct cond *c)
 		return 0xff;
 	if (eat(c, "false"))
 		return 0;
-	if (!eat(c, "(") || ++c->depth > 64)
+	if (!eat(c, "("))
 		return -1;
+	if (++c->depth > 64) {
+		c->deep = true;
+		return -1;
+	}
 	m = condor(c);
 	c->depth--;
 	return m >= 0 && eat(c, ")") ? m : -1;
@@ -77,8 +82,10 @@ condnot(struct cond *c)
 
 	if (!eat(c, "!"))
 		return condprimary(c);
-	if (++c->depth > 64)
+	if (++c->depth > 64) {
+		c->deep = true;
 		return -1;
+	}
 	m = condnot(c);
 	c->depth--;
 	return m < 0 ? -1 : ~m & 0xff;
@@ -109,7 +116,7 @@ condor(struct cond *c)
 bool
 wspx__jobfile_cond(const struct wspx__ynode *v, unsigned *mask, struct wspx__diag *d)
 {
-	struct cond c = { v->str, 0, v->len, false, 0 };
+	struct cond c = { v->str, 0, v->len, false, 0, false };
 	int m;
 
 	if (v->kind != WSPX__YSCALAR)
@@ -122,11 +129,17 @@ wspx__jobfile_cond(const struct wspx__ynode *v, unsigned *mask, struct wspx__dia
 		m = condor(&c);
 		skipblank(&c);
 	}
+	if (c.deep) {
+		wspx__diag_add(d, v->line, v->col, "if: parentheses and ! nest "
+		    "deeper than 64");
+		return false;
+	}
 	if (m < 0 || c.i != c.n) {
-		wspx__diag_add(d, v->line, v->col, "if: '%s' is not a condition "
-		    "wspx knows: success(), failure(), always(), cancelled(), "
-		    "true and false, with !, && and ||", v->kind ==
-		    WSPX__YSCALAR ? v->str : "...");
+		wspx__diag_add(d, v->line, v->col, "if: '%.60s%s' is not a "
+		    "condition wspx knows: success(), failure(), always(), "
+		    "cancelled(), true and false, with !, && and ||", v->kind ==
+		    WSPX__YSCALAR ? v->str : "...", v->kind == WSPX__YSCALAR &&
+		    strlen(v->str) > 60 ? "..." : "");
 		return false;
 	}
 	*mask = (unsigned)m & (c.status ? 0xffu : WSPX__IF_SUCCESS);

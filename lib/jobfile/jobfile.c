@@ -121,6 +121,20 @@ wantshell(const struct wspx__ynode *v, struct wspx__diag *d)
 	return true;
 }
 
+/* Whether v is a scalar, or a list of scalars. */
+static bool
+strings(const struct wspx__ynode *v)
+{
+	size_t i;
+
+	if (v->kind == WSPX__YSCALAR)
+		return true;
+	for (i = 0; v->kind == WSPX__YSEQ && i < v->n; i++)
+		if (v->items[i]->kind != WSPX__YSCALAR)
+			return false;
+	return v->kind == WSPX__YSEQ;
+}
+
 /* A scalar, or a list of scalars. */
 static bool
 wantstrings(const struct wspx__ynode *v, const char *what,
@@ -136,8 +150,8 @@ wantstrings(const struct wspx__ynode *v, const char *what,
 	for (i = 0; i < v->n; i++)
 		if (v->items[i]->kind != WSPX__YSCALAR) {
 			wspx__diag_add(d, v->items[i]->line, v->items[i]->col,
-			    "%s needs strings, not a %s", what,
-			    v->items[i]->kind == WSPX__YSEQ ? "list" :
+			    "each item of %s needs to be a string, not a %s",
+			    what, v->items[i]->kind == WSPX__YSEQ ? "list" :
 			    "mapping");
 			ok = false;
 		}
@@ -148,9 +162,12 @@ static bool
 wantbool(const struct wspx__ynode *v, const char *what, bool *out,
     struct wspx__diag *d)
 {
-	if (v->kind == WSPX__YSCALAR && strcmp(v->str, "true") == 0)
+	/* (YAML's core schema: true, True, TRUE and the like) */
+	if (v->kind == WSPX__YSCALAR && (strcmp(v->str, "true") == 0 ||
+	    strcmp(v->str, "True") == 0 || strcmp(v->str, "TRUE") == 0))
 		*out = true;
-	else if (v->kind == WSPX__YSCALAR && strcmp(v->str, "false") == 0)
+	else if (v->kind == WSPX__YSCALAR && (strcmp(v->str, "false") == 0 ||
+	    strcmp(v->str, "False") == 0 || strcmp(v->str, "FALSE") == 0))
 		*out = false;
 	else {
 		wspx__diag_add(d, v->line, v->col, "%s needs true or false",
@@ -168,8 +185,9 @@ wantint(const struct wspx__ynode *v, const char *what, long lo, long hi,
 	char *end;
 
 	errno = 0;
-	if (v->kind == WSPX__YSCALAR && v->len > 0 && v->str[0] != '-' &&
-	    v->str[0] != '+' && (*out = strtol(v->str, &end, 10), *end ==
+	/* (digits only: strtol() would take " 5" but not "5 ") */
+	if (v->kind == WSPX__YSCALAR && v->len > 0 && v->str[0] >= '0' &&
+	    v->str[0] <= '9' && (*out = strtol(v->str, &end, 10), *end ==
 	    '\0') && errno == 0 && *out >= lo && *out <= hi)
 		return true;
 	wspx__diag_add(d, v->line, v->col, "%s needs a whole number from %ld "
@@ -617,7 +635,9 @@ readone(struct wspx__jobfile *jf, const struct wspx__ynode *jobs, size_t i,
 	readjob(jf, m, df, &j, d);
 	checkaction(k, m, &j, d);
 	readenv(jf, m, df, &j, d);
-	p->needs = get(m, "needs");
+	/* (needs that are not strings were reported by readjob()) */
+	if ((p->needs = get(m, "needs")) != NULL && !strings(p->needs))
+		p->needs = NULL;
 	if ((mx = get(m, "matrix")) != NULL && (rc = wspx__matrix_expand(mx,
 	    WSPX__MATRIX_MAX, &p->legs, &p->nlegs, d)) != 0)
 		return rc == -EINVAL ? 0 : rc;
@@ -677,7 +697,10 @@ wspx__jobfile_read(struct wspx__jobfile *jf, FILE *f, struct wspx__diag *d)
 	int rc;
 
 	memset(jf, 0, sizeof(*jf));
-	if ((rc = wspx__yamldoc_read(&jf->doc, f, d)) != 0)
+	/* (a document read whole despite errors, such as a duplicate key,
+	 * is checked too: wspx check reports every error of the file) */
+	rc = wspx__yamldoc_read(&jf->doc, f, d);
+	if (rc != 0 && (rc != -EINVAL || jf->doc.root == NULL))
 		return rc;
 	root = jf->doc.root;
 	if (root == NULL || root->kind != WSPX__YMAP) {

@@ -412,7 +412,7 @@ jobs:
 Y
 	run "$WSPX" check jobs.yaml
 	[ "$status" -eq 255 ]
-	[ "$output" = "jobs.yaml:3:14: needs.build.outputs.vesion: job 'build' declares no output 'vesion' in its outputs:" ]
+	[ "$output" = "jobs.yaml:3:20: needs.build.outputs.vesion: job 'build' declares no output 'vesion' in its outputs:" ]
 }
 
 @test "if: cancelled() and always() jobs start after a --halt soon; others are cancelled" {

@@ -92,8 +92,8 @@ jobs:
 	[[ "$output" == *"jobs.yaml:3:16: unknown builtin 'sha265' (did you mean 'sha256'?)"* ]]
 	[[ "$output" == *"jobs.yaml:4:"*"'form'"*"(did you mean 'from'?)"* ]]
 	[[ "$output" == *"jobs.yaml:5:26: pool 'lnk' is not in pools:"* ]]
-	[[ "$output" == *"jobs.yaml:6:12: '\${{ github.sha }}' is not an expression wspx knows"* ]]
-	[[ "$output" == *"jobs.yaml:7:12: matrix.x: job 'e' has no matrix key 'x'"* ]]
+	[[ "$output" == *"jobs.yaml:6:18: '\${{ github.sha }}' is not an expression wspx knows"* ]]
+	[[ "$output" == *"jobs.yaml:7:18: matrix.x: job 'e' has no matrix key 'x'"* ]]
 }
 
 @test "a matrix past the limit is an error, not a memory blow-up" {
@@ -182,7 +182,7 @@ for i in range(100000):
   b: {builtin: noop, timeout: 1s}'
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"jobs.yaml:4:11: 'A B' is not a name for an environment variable"* ]]
-	[[ "$output" == *"jobs.yaml:5:15: matrix.nope: job 'a' has no matrix key 'nope'"* ]]
+	[[ "$output" == *"jobs.yaml:5:16: matrix.nope: job 'a' has no matrix key 'nope'"* ]]
 	[[ "$output" == *"jobs.yaml:6:31: timeout is for commands, not builtins"* ]]
 }
 
