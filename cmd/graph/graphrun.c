@@ -51,30 +51,45 @@ needsof(void *ctx, size_t i, const size_t **v)
 	return gr->jf->jobs[i].nneeds;
 }
 
-/* Why job j does not run: the first need that failed, or did not
- * succeed, or the stop. */
+/* The first job up j's needs that failed, following the needs that
+ * failed or had a failure further up (anyfail): a path, not a search. */
+static const struct gjob *
+upfailed(const struct graphrun *gr, const struct gjob *j)
+{
+	const struct wspx__jfjob *jj;
+	const struct gjob *n, *next;
+	size_t i;
+
+	for (;;) {
+		jj = &gr->jf->jobs[j->index];
+		for (i = 0, next = NULL; i < jj->nneeds && next == NULL; i++) {
+			n = &gr->jobs[jj->needs[i]];
+			if (n->outcome == OUT_FAILED || n->failed)
+				return n;
+			if (n->anyfail)
+				next = n;
+		}
+		if (next == NULL)
+			return NULL;
+		j = next;
+	}
+}
+
+/* Why job j does not run: its own if:, when it has one that asks about
+ * failures or cancels; else the first need that failed or did not
+ * succeed, or a failure further up. */
 static void
-skipreason(struct graphrun *gr, struct gjob *j, bool cancelled,
-    struct buf *b)
+skipreason(struct graphrun *gr, struct gjob *j, struct buf *b)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	const struct gjob *n;
 	size_t i;
 
-	for (i = 0; i < jj->nneeds; i++) {
-		n = &gr->jobs[jj->needs[i]];
-		if (n->outcome == OUT_FAILED) {
-			bufprintf(b, "needs %s, which %s", gr->jf->jobs[
-			    jj->needs[i]].name, outcomes[n->outcome]);
-			return;
-		}
-	}
-	if (cancelled) {
-		bufadds(b, "the run was stopped");
+	if (jj->ifnode != NULL && jj->ifmask != WSPX__IF_SUCCESS) {
+		bufprintf(b, "its if: %.60s%s is false", jj->ifnode->str,
+		    strlen(jj->ifnode->str) > 60 ? "..." : "");
 		return;
 	}
-	/* a need that did not succeed: skipped for a failure further up,
-	 * or by its own if */
 	for (i = 0; i < jj->nneeds; i++) {
 		n = &gr->jobs[jj->needs[i]];
 		if (n->outcome != OUT_OK && n->outcome != OUT_UPTODATE) {
@@ -83,7 +98,11 @@ skipreason(struct graphrun *gr, struct gjob *j, bool cancelled,
 			return;
 		}
 	}
-	bufadds(b, "its if: is false");
+	if ((n = upfailed(gr, j)) != NULL)
+		bufprintf(b, "%s failed, further up its needs",
+		    gr->jf->jobs[n->index].name);
+	else
+		bufadds(b, "its if: is false");
 }
 
 /* Job j does not run (outcome says why): count it as skipped, print
@@ -108,17 +127,26 @@ notrun(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	wspx__graph_done(gr->graph, w, j->index);
 }
 
-/* Job j is skipped: say why. */
+/* Job j is skipped: say why; one kept from starting by a stop is only
+ * counted, for one line at the end (a stopped graph of 100,000 jobs
+ * would print a line each). */
 static void
 skip(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
     bool cancelled)
 {
 	struct buf b = { NULL, 0, 0 };
 
+	if (cancelled) {
+		/* relaxed: a count, read once every job is over */
+		atomic_fetch_add_explicit(&gr->notstarted, 1,
+		    memory_order_relaxed);
+		notrun(gr, w, j, OUT_CANCELLED, &b);
+		return;
+	}
 	bufmsg(&b, "skipped %s: ", gr->jf->jobs[j->index].name);
-	skipreason(gr, j, cancelled, &b);
+	skipreason(gr, j, &b);
 	bufaddc(&b, '\n');
-	notrun(gr, w, j, cancelled ? OUT_CANCELLED : OUT_SKIPPED, &b);
+	notrun(gr, w, j, OUT_SKIPPED, &b);
 	free(b.s);
 }
 
@@ -264,8 +292,13 @@ finished(void *ctx, struct cmdjob *cj)
 
 	/* (a job killed by a stop or a halt now was cancelled, not failed,
 	 * for its dependents' if) */
-	if ((!r->started && r->error == -ECANCELED) || (r->started &&
-	    r->killsig != 0 && !r->timedout && !r->evicted && cancelled(gr)))
+	if (!r->started && r->error == -ECANCELED) {
+		j->outcome = OUT_CANCELLED;
+		/* relaxed: a count, read once every job is over */
+		atomic_fetch_add_explicit(&gr->notstarted, 1,
+		    memory_order_relaxed);
+	} else if (r->started && r->killsig != 0 && !r->timedout &&
+	    !r->evicted && cancelled(gr))
 		j->outcome = OUT_CANCELLED;
 	else if ((j->failed = wspx__exec_failed(r) && !gr->c->dryrun) &&
 	    !gr->jf->jobs[j->index].continue_on_error)
@@ -446,6 +479,23 @@ watchtick(struct wspx_worker *w, struct wspx_job *job)
 }
 
 /* Run the graph, given the run's machinery (the job source's run). */
+/* One line for the jobs a stop or a halt kept from starting. */
+static void
+notstarted(struct graphrun *gr, const struct jobsource *f)
+{
+	/* relaxed: every job is over (graph_wait) */
+	size_t n = atomic_load_explicit(&gr->notstarted,
+	    memory_order_relaxed);
+	struct buf b = { NULL, 0, 0 };
+
+	if (n == 0)
+		return;
+	bufmsg(&b, "%zu job%s not started: the run was %s\n", n, n == 1 ?
+	    "" : "s", wspx__exec_stopped(f->x) ? "stopped" : "halted");
+	wspx__output_note(f->out, b.s, b.len);
+	free(b.s);
+}
+
 static void
 rungraph(void *ctx, const struct jobsource *f)
 {
@@ -470,6 +520,7 @@ rungraph(void *ctx, const struct jobsource *f)
 	    WATCH_NS, &wt.job);
 	wspx__graph_start(gr->graph);
 	wspx__graph_wait(gr->graph);
+	notstarted(gr, f);
 	/* The last tick must have run before wt goes: it is queued in the
 	 * timer (fired now) or about to be (at most a tick later). */
 	WSPX_MUST(pthread_mutex_lock(&wt.lock));

@@ -87,6 +87,7 @@ struct graphrun {
 	struct wspx__state *state;	/* up-to-date state, or NULL */
 	char *tmpdir;			/* the jobs' $WSPX_OUTPUT files */
 	_Atomic(bool) stopping;		/* for the builtins */
+	_Atomic(size_t) notstarted;	/* jobs a stop kept from starting */
 	struct jobsource *src;
 };
 

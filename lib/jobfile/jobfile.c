@@ -379,8 +379,9 @@ readjob(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 	if ((v = get(m, "retries")) != NULL && wantint(v, "retries", 0, 1000,
 	    &n, d))
 		j->retries = (int)n;
-	if ((v = get(m, "if")) != NULL)
-		wspx__jobfile_cond(v, &j->ifmask, d);
+	if ((v = get(m, "if")) != NULL && wspx__jobfile_cond(v, &j->ifmask,
+	    d))
+		j->ifnode = v;
 	j->ifalways = (j->ifmask & WSPX__IF_CANCELLED) != 0;
 	if ((v = get(m, "continue-on-error")) != NULL)
 		wantbool(v, "continue-on-error", &j->continue_on_error, d);

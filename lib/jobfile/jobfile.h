@@ -65,6 +65,7 @@ struct wspx__jfjob {
 	int retries;			/* -1: the run's */
 	int pool;			/* index in pools, or -1 */
 	unsigned ifmask;		/* see WSPX__IF_RUNS */
+	const struct wspx__ynode *ifnode;	/* its if:, or NULL */
 	bool ifalways;			/* it may run whatever happened
 					 * (its if calls always() or
 					 * cancelled()) */

@@ -367,7 +367,7 @@ Y
 	[ "$st" -eq 143 ]
 	allgone pids
 	! grep -q never out
-	grep -q "skipped c: the run was stopped" out
+	grep -q "wspx: 1 job not started: the run was stopped" out
 }
 
 @test "--dry-run shows the commands in the graph's order and runs nothing" {
@@ -428,7 +428,7 @@ Y
 	[ "$status" -eq 1 ]
 	[[ "$output" == *cleanup* ]]
 	[[ "$output" == *always* ]]
-	[[ "$output" == *"skipped next: the run was stopped"* ]]
+	[[ "$output" == *"wspx: 1 job not started: the run was halted"* ]]
 	! grep -qx next <<< "$output"
 }
 
@@ -440,7 +440,7 @@ jobs:
 Y
 	run "$WSPX" run jobs.yaml
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"skipped onstop: its if: is false"* ]]
+	[[ "$output" == *"skipped onstop: its if: cancelled() is false"* ]]
 }
 
 @test "continue-on-error: a builtin's failure is ignored too; no halt; its state is not kept" {
@@ -572,7 +572,7 @@ Y
 	wait "$pid" || st=$?
 	[ "$st" -eq 143 ]
 	[ ! -e after ]
-	grep -q "skipped w: the run was stopped" out
+	grep -q "wspx: 1 job not started: the run was stopped" out
 }
 
 @test "a command with no shell syntax runs as the program, as make runs it, even a shell builtin's name" {
@@ -614,4 +614,36 @@ Y
 	run "$WSPX" graph --joblog bad jobs.yaml
 	[ "$status" -eq 255 ]
 	[[ "$output" == *bad* ]]
+}
+
+@test "skip reasons are exact: a failure further up, and a job's own if:" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  z: {run: "exit 1"}
+  y: {run: "true", needs: z, if: always()}
+  x: {run: "echo x", needs: y}
+  c: {run: "echo c", needs: z, if: cancelled()}
+Y
+	run "$WSPX" run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"skipped x: z failed, further up its needs"* ]]
+	[[ "$output" == *"skipped c: its if: cancelled() is false"* ]]
+}
+
+@test "a stopped graph of 10,000 jobs says in one line how many did not start" {
+	python3 -c "
+print('jobs:')
+print('  first: {run: \"touch started; sleep 30\"}')
+for i in range(10000):
+    print('  j%d: {needs: first, run: \"true\"}' % i)" > jobs.yaml
+	"$WSPX" run jobs.yaml > out 2>&1 3>&- &
+	pid=$!
+	waitfile started 30
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	cat out
+	[ "$(wc -l < out)" -le 3 ]
+	grep -q "wspx: 10000 jobs not started: the run was stopped" out
 }
