@@ -237,12 +237,12 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 	bool k, c = cancelled(gr);
 
 	needsstate(gr, j, &k);
-	/* (after a stop nothing starts; after a halt soon, the jobs whose
-	 * if allows it: the executor decides for commands, this for
-	 * builtins) */
+	/* (after a stop or a halt, the jobs whose if allows it, as GitHub
+	 * Actions runs them after a cancel; after SIGKILL for all, none:
+	 * the executor decides for commands, this for builtins) */
 	if (!WSPX__IF_RUNS(jj->ifmask, j->anyfail, c, k) ||
 	    (c && !jj->ifalways) || (c && jj->builtin != NULL &&
-	    wspx__exec_stopped(gr->src->x))) {
+	    wspx__exec_killing(gr->src->x))) {
 		skip(gr, w, j, c);
 		return;
 	}
@@ -384,7 +384,9 @@ runbuiltin(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	j->bc.dirfd = jj->dir == NULL ? gr->basefd : open(j->dir, O_RDONLY |
 	    O_DIRECTORY | O_CLOEXEC);
 	j->bc.timer = gr->timer;
-	j->bc.stopping = &gr->stopping;
+	/* (a builtin that starts even after a stop ends only at SIGKILL
+	 * for all, as a spared command does) */
+	j->bc.stopping = jj->ifalways ? &gr->killing : &gr->stopping;
 	j->bc.prefix = PROGNAME ": ";
 	j->bc.write = bwrite;
 	j->bc.done = bdone;
@@ -472,6 +474,8 @@ watchtick(struct wspx_worker *w, struct wspx_job *job)
 	if (cancelled(wt->gr)) {
 		atomic_store_explicit(&wt->gr->stopping, true,
 		    memory_order_relaxed);
+		atomic_store_explicit(&wt->gr->killing,
+		    wspx__exec_killing(wt->gr->src->x), memory_order_relaxed);
 		wspx__timer_fire_all(wt->gr->timer);
 	}
 	wspx__timer_add(wt->gr->timer, &wt->to, wspx__clock_now() +

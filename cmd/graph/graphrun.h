@@ -87,6 +87,8 @@ struct graphrun {
 	struct wspx__state *state;	/* up-to-date state, or NULL */
 	char *tmpdir;			/* the jobs' $WSPX_OUTPUT files */
 	_Atomic(bool) stopping;		/* for the builtins */
+	_Atomic(bool) killing;		/* for those that start even after
+					 * a stop: SIGKILL for all came */
 	_Atomic(size_t) notstarted;	/* jobs a stop kept from starting */
 	struct jobsource *src;
 };

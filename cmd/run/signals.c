@@ -204,8 +204,24 @@ giveup(struct signals *s)
 
 /* A stop has three stages: the jobs got the stop's signal (until the
  * grace period ends or another signal comes), then SIGKILL (for as long
- * again, at least a second), then wspx gives up waiting for its output. */
-enum stage { RUNNING, STOPPED, KILLED };
+ * again, at least a second), then wspx gives up waiting for its output.
+ * The jobs that start even after a stop (a job file's if: always()) and
+ * started after it are spared by the end of the grace: while they run,
+ * the stop stays at SPARING, looking again each grace period; a second
+ * signal kills them too. */
+enum stage { RUNNING, STOPPED, SPARING, KILLED };
+
+/* The grace of the stopped jobs is over (or, sparing, looked at again):
+ * SIGKILL them; the next stage and its deadline. */
+static enum stage
+graceover(struct signals *s, double *deadline)
+{
+	double now = wspx__clock_seconds(CLOCK_MONOTONIC);
+
+	wspx__exec_killstopped(s->x);
+	*deadline = now + (s->grace > 1 ? s->grace : 1);
+	return wspx__exec_spared(s->x) > 0 ? SPARING : KILLED;
+}
 
 static void *
 sigmain(void *arg)
@@ -242,8 +258,12 @@ sigmain(void *arg)
 			stage = STOPPED;
 			deadline = wspx__clock_seconds(CLOCK_MONOTONIC) +
 			    s->grace;
-		} else if (stage == STOPPED) {
-			/* grace over, or a second signal: kill now */
+		} else if ((stage == STOPPED || stage == SPARING) &&
+		    sig == 0) {
+			/* grace over: the stopped jobs, not the spared */
+			stage = graceover(s, &deadline);
+		} else if (stage == STOPPED || stage == SPARING) {
+			/* a second signal: kill them all now */
 			wspx__exec_stop(s->x, SIGKILL);
 			stage = KILLED;
 			deadline = wspx__clock_seconds(CLOCK_MONOTONIC) +

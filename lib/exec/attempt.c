@@ -11,7 +11,8 @@
  * whether that job's group was signalled; the stopper signals under it and
  * so does the runner, right after registering a new pid, if a stop came
  * first.  Whichever takes the mutex second sees the other's write, so every
- * running job's group gets the stop signal exactly once.  The runner holds
+ * running job's group gets the stop signal exactly once (but a job that
+ * starts even after a stop, started after one: it is spared, see stop.c).  The runner holds
  * the mutex across the spawn too, so no child exists unregistered while a
  * stopper walks the slots.  The runner clears the pid under the same mutex
  * after the child has ended but before reaping it: until reaped, the pid
@@ -93,7 +94,7 @@ openpipes(struct wspx__output *o, int p[2][2], bool out)
 static int
 spawnregister(struct wspx__exec *x, struct slot *s,
     struct wspx__proc_spec *spec, const struct wspx__cmd *cmd,
-    int64_t limit, pid_t *pid)
+    const struct wspx__execjob *job, pid_t *pid)
 {
 	int rc;
 
@@ -108,8 +109,14 @@ spawnregister(struct wspx__exec *x, struct slot *s,
 	if (rc == 0) {
 		s->pid = *pid;
 		s->started = wspx__clock_now();
-		s->limit = limit;
+		s->limit = job->timeout_ns;
 		s->hangup = cmd->hangup_fd;
+		/* relaxed: ordered with the stop by this slot's lock */
+		s->spared = job->always && atomic_load_explicit(&x->stopsig,
+		    memory_order_relaxed) != 0;
+		if (s->spared)
+			atomic_fetch_add_explicit(&x->nspared, 1,
+			    memory_order_relaxed);
 		wspx__exec_stopslot(x, s);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&s->lock));
@@ -146,8 +153,7 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	spec.err_fd = x->o.results != NULL ? job->files.err : p[1][1] >= 0 ?
 	    p[1][1] : wspx__output_fd(o, 2);
 	if (rc == 0)
-		rc = spawnregister(x, s, &spec, cmd, job->timeout_ns,
-		    &job->result.pid);
+		rc = spawnregister(x, s, &spec, cmd, job, &job->result.pid);
 	for (i = 0; i < 2; i++) {
 		if (p[i][1] >= 0)
 			close(p[i][1]);
@@ -274,7 +280,9 @@ retrypause(struct wspx__exec *x, unsigned n)
 static bool
 refuses(struct wspx__exec *x, const struct wspx__execjob *job)
 {
-	return job->always ? wspx__exec_signalled(x) : wspx__exec_stopping(x);
+	/* relaxed: a hint, as for a stop (exec_int.h) */
+	return job->always ? atomic_load_explicit(&x->killing,
+	    memory_order_relaxed) : wspx__exec_stopping(x);
 }
 
 /* Whether an attempt of the job may be followed by another, whose output

@@ -123,6 +123,8 @@ initsync(struct wspx__exec *x)
 	WSPX_MUST(pthread_cond_init(&x->slotfree, NULL));
 	wspx__thread_cond_monotonic(&x->wake);
 	atomic_init(&x->stopsig, 0);
+	atomic_init(&x->killstopped, false);
+	atomic_init(&x->nspared, 0);
 	atomic_init(&x->killing, false);
 	atomic_init(&x->suspended, false);
 	atomic_init(&x->draining, false);
@@ -247,32 +249,44 @@ wspx__exec_complete(struct wspx__execjob *job)
 
 /* Hand the jobs from job on, linked through next, to the blocking pool in
  * batches; x's lock held, so that they queue there in input order.
- * Returns 0, or the error that kept a batch from being queued (the run is
- * stopping, or no thread can take them): *rest is then the first job of
- * that batch, and it and the jobs after it are the caller's to finish.
- * The batches before it are the blocking pool's, which finishes them. */
-static int
-handover(struct wspx__exec *x, struct wspx__execjob *job,
-    struct wspx__execjob **rest)
+ * After a stop, only the jobs that start even then go (see runjob()).
+ * Returns the jobs that did not go, linked through next, each with its
+ * result.error: -ECANCELED (the run is stopping), or the error that kept
+ * its batch from being queued (no thread can take it); they are the
+ * caller's to finish.  Those that went are the blocking pool's. */
+static struct wspx__execjob *
+handover(struct wspx__exec *x, struct wspx__execjob *job)
 {
+	struct wspx__execjob *next, *left = NULL, **tail = &left, *j;
 	struct wspx_task *tasks[64];
-	struct wspx__execjob *next;
-	size_t n;
+	size_t n, i;
 	int rc = 0;
 
-	for (; job != NULL && rc == 0; job = next) {
-		for (n = 0, next = job; n < 64 && next != NULL; n++,
-		    next = next->next)
+	for (; job != NULL; job = next) {
+		for (n = 0, next = job; n < 64 && next != NULL &&
+		    (n == 0 || !wspx__exec_signalled(x)); n++, next =
+		    next->next)
 			tasks[n] = &next->task;
-		/* (a halt soon leaves the jobs that start even then to
-		 * runjob()) */
-		if (wspx__exec_signalled(x))
+		/* (a batch made before the stop goes: runjob() refuses its
+		 * jobs that may not start) */
+		if (rc == 0 && n == 1 && wspx__exec_signalled(x) &&
+		    (!job->always || wspx__exec_killing(x)))
 			rc = -ECANCELED;
-		else
+		else if (rc == 0)
 			rc = wspx_blocking_submit_n(x->o.blocking, tasks, n);
-		*rest = job;
+		if (rc == 0)
+			continue;
+		for (i = 0, j = job; i < n; i++, j = j->next) {
+			j->result.error = rc;
+			*tail = j;
+			tail = &j->next;
+		}
+		/* (a cancel is one job's; a failure to queue, the rest's) */
+		if (rc == -ECANCELED)
+			rc = 0;
 	}
-	return rc;
+	*tail = NULL;
+	return left;
 }
 
 /* Print what is left of the job's output. */
@@ -291,9 +305,8 @@ static void
 route(struct wspx_worker *w, struct wspx_job *wj)
 {
 	struct wspx__execjob *job = wspx_container_of(wj, struct wspx__execjob,
-	    wsjob), *first, *last = NULL, *rest = NULL, *next;
+	    wsjob), *first, *last = NULL, *left = NULL, *next;
 	struct wspx__exec *x = job->x;
-	int rc = 0;
 
 	(void)w;
 	if (x->o.dry_run) {
@@ -311,12 +324,11 @@ route(struct wspx_worker *w, struct wspx_job *wj)
 		x->tail = NULL;
 	if (last != NULL) {
 		last->next = NULL;
-		rc = handover(x, first, &rest);
+		left = handover(x, first);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
-	for (job = rc != 0 ? rest : NULL; job != NULL; job = next) {
+	for (job = left; job != NULL; job = next) {
 		next = job->next;
-		job->result.error = rc;
 		wspx__exec_complete(job);
 	}
 }
@@ -397,6 +409,13 @@ bool
 wspx__exec_stopped(struct wspx__exec *x)
 {
 	return wspx__exec_signalled(x);
+}
+
+bool
+wspx__exec_killing(struct wspx__exec *x)
+{
+	/* relaxed: a hint, as the stop's (exec_int.h) */
+	return atomic_load_explicit(&x->killing, memory_order_relaxed);
 }
 
 void

@@ -88,9 +88,11 @@ struct wspx__execjob {
 	int64_t timeout_ns;		/* its own time limit, or 0: the run's */
 	bool ownretries;		/* retries is its own, not the run's */
 	unsigned retries;
-	bool always;			/* it starts even after a halt soon
-					 * (not after a stop by a signal or a
-					 * halt now) */
+	bool always;			/* it starts even after a halt or a
+					 * stop by a signal (not after
+					 * SIGKILL for all), and a stop's
+					 * signal and grace spare it if it
+					 * starts after the stop */
 	bool ignorefail;		/* its failure counts as a success
 					 * for the halt policy (and the
 					 * caller's exit status) */
@@ -228,6 +230,14 @@ void wspx__exec_wait(struct wspx__exec *x);
  * be.  Any thread, any number of times. */
 void wspx__exec_stop(struct wspx__exec *x, int sig);
 
+/* The stop's grace is over: SIGKILL every running job's group but the
+ * spared ones (jobs that start even after a stop, started after it),
+ * which only wspx__exec_stop(x, SIGKILL) kills.  Any thread. */
+void wspx__exec_killstopped(struct wspx__exec *x);
+
+/* How many spared jobs run now.  Any thread. */
+unsigned wspx__exec_spared(struct wspx__exec *x);
+
 /* Job control: with on, stop every running job's process group with
  * SIGTSTP, and any job that starts while suspended too; with !on, send
  * SIGCONT to them.  Any thread. */
@@ -272,9 +282,12 @@ void wspx__exec_startedhere(struct wspx__exec *x,
  * any thread. */
 bool wspx__exec_halting(struct wspx__exec *x);
 
-/* Whether the run was stopped by a signal or a halt now: not even the
- * jobs that start after a halt soon start.  Any thread. */
+/* Whether the run was stopped by a signal or a halt now.  Any thread. */
 bool wspx__exec_stopped(struct wspx__exec *x);
+
+/* Whether every running job was told to die (SIGKILL for all): not even
+ * the jobs that start after a stop start.  Any thread. */
+bool wspx__exec_killing(struct wspx__exec *x);
 
 /* Jobs submitted and not yet finished; any thread. */
 size_t wspx__exec_inflight(struct wspx__exec *x);

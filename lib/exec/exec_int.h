@@ -27,6 +27,10 @@ struct slot {
 	pthread_mutex_t lock;	/* guards the fields up to vars */
 	pid_t pid;		/* running job's process, 0 if none */
 	bool signalled;		/* its group got the stop signal */
+	bool spared;		/* a job that starts even after a stop (its
+				 * if: always()), started after one: the
+				 * stop's signal and its grace spare it,
+				 * a second signal does not */
 	int64_t started;	/* when it started (monotonic ns) */
 	int64_t limit;		/* its own time limit (ns), or 0 */
 	bool timedout;		/* it got SIGTERM for its timeout */
@@ -51,6 +55,8 @@ struct wspx__exec {
 	struct slot *slots;	/* slots[i] is slot i + 1 */
 	_Atomic(int) stopsig;	/* 0, or the signal of the first stop */
 	_Atomic(bool) killing;	/* SIGKILL whatever runs */
+	_Atomic(bool) killstopped; /* SIGKILL whatever runs but the spared */
+	_Atomic(unsigned) nspared; /* spared jobs running */
 	_Atomic(bool) suspended; /* SIGTSTP whatever starts */
 	_Atomic(bool) draining;	/* start nothing new: a halt soon */
 	_Atomic(int64_t) killat; /* a halt now: SIGKILL what runs at this

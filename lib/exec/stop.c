@@ -6,6 +6,10 @@
  * leader was reaped, and each stop reaches every running job once.
  *
  *   a stop (wspx__exec_stop): the caller's signal, or SIGKILL for all;
+ *     a job that starts even after a stop (always), started after one,
+ *     is spared: it gets neither the stop's signal nor the SIGKILL of
+ *     wspx__exec_killstopped() at the end of the grace, only SIGKILL for
+ *     all (a second signal);
  *   a suspend: SIGTSTP, then SIGCONT;
  *   a timeout: the watchdog's tick finds a job past its limit: SIGTERM,
  *     then SIGKILL once the grace is over (watchslot);
@@ -51,11 +55,13 @@ wspx__exec_stopslot(struct wspx__exec *x, struct slot *s)
 		return;
 	if (atomic_load_explicit(&x->suspended, memory_order_relaxed))
 		wspx__proc_signal_group(s->pid, SIGTSTP);
-	if (atomic_load_explicit(&x->killing, memory_order_relaxed)) {
+	if (atomic_load_explicit(&x->killing, memory_order_relaxed) ||
+	    (!s->spared && atomic_load_explicit(&x->killstopped,
+	    memory_order_relaxed))) {
 		wspx__proc_signal_group(s->pid, SIGKILL);
 		s->killsig = SIGKILL;
 		wspx__exec_hangup(s);
-	} else if (sig != 0 && !s->signalled) {
+	} else if (sig != 0 && !s->signalled && !s->spared) {
 		wspx__proc_signal_group(s->pid, sig);
 		s->signalled = true;
 		s->killsig = sig;
@@ -84,6 +90,27 @@ wspx__exec_stop(struct wspx__exec *x, int sig)
 		wspx__exec_stopslot(x, &x->slots[i]);
 		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
 	}
+}
+
+void
+wspx__exec_killstopped(struct wspx__exec *x)
+{
+	unsigned i;
+
+	/* relaxed: ordered by the slot locks, as for a stop. */
+	atomic_store_explicit(&x->killstopped, true, memory_order_relaxed);
+	for (i = 0; i < x->o.slots; i++) {
+		WSPX_MUST(pthread_mutex_lock(&x->slots[i].lock));
+		wspx__exec_stopslot(x, &x->slots[i]);
+		WSPX_MUST(pthread_mutex_unlock(&x->slots[i].lock));
+	}
+}
+
+unsigned
+wspx__exec_spared(struct wspx__exec *x)
+{
+	/* relaxed: a count for the signal thread's next look */
+	return atomic_load_explicit(&x->nspared, memory_order_relaxed);
 }
 
 void
@@ -117,8 +144,13 @@ wspx__exec_unregister(struct wspx__exec *x, struct slot *s, struct wspx__result 
 	r->timedout = s->timedout;
 	r->evicted = s->evicted;
 	s->evicted = false;
+	if (s->spared)
+		/* relaxed: a count (see wspx__exec_spared()) */
+		atomic_fetch_sub_explicit(&x->nspared, 1,
+		    memory_order_relaxed);
 	s->pid = 0;
 	s->signalled = false;
+	s->spared = false;
 	s->timedout = false;
 	s->killat = 0;
 	s->killsig = 0;

@@ -559,11 +559,12 @@ Y
 	[[ "$output" == *ran* ]]
 }
 
-@test "after a stop by a signal, no builtin starts, always() or not" {
+@test "after a stop by a signal, only the jobs whose if: is always() or cancelled() start, builtins too" {
 	cat > jobs.yaml <<'Y'
 jobs:
   a: {run: "echo $$ > pids; sleep 30"}
   w: {builtin: write, needs: [a], if: always(), with: {path: after, text: x}}
+  n: {builtin: write, needs: [a], with: {path: never, text: x}}
 Y
 	"$WSPX" run jobs.yaml > out 2>&1 3>&- &
 	pid=$!
@@ -571,8 +572,46 @@ Y
 	kill -TERM "$pid"
 	wait "$pid" || st=$?
 	[ "$st" -eq 143 ]
-	[ ! -e after ]
+	[ -e after ]
+	[ ! -e never ]
 	grep -q "wspx: 1 job not started: the run was stopped" out
+}
+
+@test "after Ctrl-C or SIGTERM, an always() or cancelled() command runs to its end, past the stop's grace" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "touch started; sleep 30"}
+  clean: {run: "sleep 1; touch cleaned", needs: a, if: always()}
+  onstop: {run: "touch onstop", needs: a, if: cancelled()}
+  next: {run: "touch next", needs: a}
+Y
+	"$WSPX" run --term-timeout 0.1 jobs.yaml > out 2>&1 3>&- &
+	pid=$!
+	waitfile started 30
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	cat out
+	[ "$st" -eq 143 ]
+	[ -e cleaned ]
+	[ -e onstop ]
+	[ ! -e next ]
+}
+
+@test "a second signal ends the always() jobs that run after a stop, and leaves no process" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "touch started; sleep 30"}
+  clean: {run: "echo $$ >> pids; touch cleaning; sleep 30", needs: a, if: always()}
+Y
+	"$WSPX" run jobs.yaml > out 2>&1 3>&- &
+	pid=$!
+	waitfile started 30
+	kill -TERM "$pid"
+	waitfile cleaning 30
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	allgone pids
 }
 
 @test "a command with no shell syntax runs as the program, as make runs it, even a shell builtin's name" {
