@@ -114,6 +114,8 @@ spawnregister(struct wspx__exec *x, struct slot *s,
 		/* relaxed: ordered with the stop by this slot's lock */
 		s->spared = job->always && atomic_load_explicit(&x->stopsig,
 		    memory_order_relaxed) != 0;
+		/* relaxed: a count the signal thread looks at each grace
+		 * period (wspx__exec_spared()); nothing is read through it */
 		if (s->spared)
 			atomic_fetch_add_explicit(&x->nspared, 1,
 			    memory_order_relaxed);
