@@ -201,22 +201,6 @@ copytag(struct wspx__arena *a, const char *t)
 	return s;
 }
 
-/* Whether tag (as copytag() writes it) is one of the core schema's:
- * another (!!python/object, !custom) would be a type wspx does not have,
- * silently taken as a plain value. */
-static bool
-coretag(const char *tag)
-{
-	static const char *const core[] = { "!!str", "!!int", "!!float",
-	    "!!bool", "!!null", "!!seq", "!!map" };
-	size_t i;
-
-	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
-		if (strcmp(tag, core[i]) == 0)
-			return true;
-	return false;
-}
-
 /* A new node at m, with an explicit tag or none. */
 static struct wspx__ynode *
 newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
@@ -227,13 +211,7 @@ newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
 
 	if (tag != NULL && (s = copytag(l->arena, (const char *)tag)) == NULL)
 		return NULL;
-	if (s != NULL && !coretag(s)) {
-		wspx__diag_add(l->d, (unsigned)m->line + 1, (unsigned)m->column +
-		    1, "the tag %.40s is not one of YAML's core tags (!!str, "
-		    "!!int, !!float, !!bool, !!null, !!seq, !!map), the only "
-		    "ones a job file may have", s);
-		l->invalid = true;
-	}
+
 	n = wspx__arena_alloc(l->arena, sizeof(*n),
 	    alignof(struct wspx__ynode));
 	if (n == NULL)
@@ -315,12 +293,7 @@ scalar(struct loader *l, const yaml_event_t *ev)
 	n->len = ev->data.scalar.length;
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 	setstyle(l, n, ev);
-	/* (a string of C cannot hold it: the value would be cut there) */
-	if (memchr(n->str, '\0', n->len) != NULL) {
-		wspx__diag_add(l->d, n->line, n->col, "a NUL character in a "
-		    "string: a job file's strings cannot hold one");
-		l->invalid = true;
-	}
+
 	if (ev->data.scalar.anchor != NULL &&
 	    defanchor(l, (char *)ev->data.scalar.anchor, n, 1) != 0)
 		return -ENOMEM;

@@ -4,7 +4,7 @@
  * run, each record is one line appended with one write(2) to an O_APPEND
  * descriptor: records of several threads never interleave, and a run
  * killed midway leaves whole lines and at most one cut-off last line, which
- * the next open ignores and ends.
+ * the next open ignores and cuts away.
  *
  * Two runs of one job file may share the state file: each holds it open
  * for appending and takes flock(2) around each access (reading it at the
@@ -243,7 +243,12 @@ parse(struct wspx__state *st, const char *buf, size_t len)
 		return -EINVAL;
 	if ((rc = load(st, buf + hl, len - hl, &cut)) != 0 || !cut)
 		return rc;
-	return wspx__proc_writeall(st->fd, "\n", 1);
+	/* A cut-off last line goes, so that the next record starts a line
+	 * (ended with a newline, it could read as a record of a name cut
+	 * short).  The lock is held: no record is being appended. */
+	while (buf[len - 1] != '\n')
+		len--;
+	return ftruncate(st->fd, (off_t)len) == 0 ? 0 : -errno;
 }
 
 /* Free st and what it holds; the file is left as it is. */

@@ -24,8 +24,7 @@ struct wspx_worker;
  * open for appending records, so one that cannot be written is an error
  * before any job runs.  A file that does not exist is created, with a
  * header.  A line that is not a record is ignored; so is a cut-off last
- * line, and the file is ended with a newline so that the next record
- * starts a line.  A cut-off header is rewritten.  Other runs may use the
+ * line, which is cut away so that the next record starts a line.  A cut-off header is rewritten.  Other runs may use the
  * same file at the same time (see uptodate.c).  Returns 0, -ENOMEM,
  * -errno opening, reading or writing it, -ELOOP if it is a symbolic link
  * (not followed), -ENXIO if it is not a regular file, -EFBIG if it is
