@@ -16,6 +16,67 @@
 #include "base/strtab.h"
 #include "shellctx.h"
 
+/* Whether tag (as the YAML tree writes it, !!str) is one of the core
+ * schema's: another (!!python/object, !mine) would name a type that wspx
+ * does not have, silently taken as a plain value. */
+static bool
+coretag(const char *tag)
+{
+	static const char *const core[] = { "!!str", "!!int", "!!float",
+	    "!!bool", "!!null", "!!seq", "!!map" };
+	size_t i;
+
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		if (strcmp(tag, core[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Node n against the job file's rules for any YAML: core tags only, and
+ * no NUL in a string (a string of C would be cut there). */
+static void
+strictnode(const struct wspx__ynode *n, struct wspx__diag *d)
+{
+	if (n->tag != NULL && !coretag(n->tag))
+		wspx__diag_add(d, n->line, n->col, "the tag %.40s is not one of "
+		    "YAML's core tags (!!str, !!int, !!float, !!bool, !!null, "
+		    "!!seq, !!map), the only ones a job file may have", n->tag);
+	if (n->kind == WSPX__YSCALAR && memchr(n->str, '\0', n->len) != NULL)
+		wspx__diag_add(d, n->line, n->col, "a NUL character in a "
+		    "string: a job file's strings cannot hold one");
+}
+
+int
+wspx__jobcheck_yaml(const struct wspx__ynode *root, struct wspx__diag *d)
+{
+	const struct wspx__ynode **stack, *n, **grown;
+	size_t top = 0, cap = 256, i, k;
+
+	if ((stack = malloc(cap * sizeof(*stack))) == NULL)
+		return -ENOMEM;
+	stack[top++] = root;
+	while (top > 0) {
+		if ((n = stack[--top])->alias)
+			continue;
+		strictnode(n, d);
+		k = n->kind == WSPX__YSCALAR ? 0 : n->kind ==
+		    WSPX__YMAP ? 2 * n->n : n->n;
+		if (top + k > cap) {
+			cap = 2 * (top + k);
+			if ((grown = realloc(stack, cap * sizeof(*stack))) ==
+			    NULL) {
+				free(stack);
+				return -ENOMEM;
+			}
+			stack = grown;
+		}
+		for (i = k; i-- > 0;)
+			stack[top++] = n->items[i];
+	}
+	free(stack);
+	return 0;
+}
+
 /* The keys of jobs:, each with its proto (val), in a string table. */
 static int
 names_init(struct wspx__strtab *t, const struct wspx__jfproto *p, size_t n)

@@ -121,70 +121,6 @@ wantshell(const struct wspx__ynode *v, struct wspx__diag *d)
 	return true;
 }
 
-/* Whether tag (as the YAML tree writes it, !!str) is one of the core
- * schema's: another (!!python/object, !mine) would name a type that wspx
- * does not have, silently taken as a plain value. */
-static bool
-coretag(const char *tag)
-{
-	static const char *const core[] = { "!!str", "!!int", "!!float",
-	    "!!bool", "!!null", "!!seq", "!!map" };
-	size_t i;
-
-	for (i = 0; i < NKEYS(core); i++)
-		if (strcmp(tag, core[i]) == 0)
-			return true;
-	return false;
-}
-
-/* Node n against the job file's rules for any YAML: core tags only, and
- * no NUL in a string (a string of C would be cut there). */
-static void
-strictnode(const struct wspx__ynode *n, struct wspx__diag *d)
-{
-	if (n->tag != NULL && !coretag(n->tag))
-		wspx__diag_add(d, n->line, n->col, "the tag %.40s is not one of "
-		    "YAML's core tags (!!str, !!int, !!float, !!bool, !!null, "
-		    "!!seq, !!map), the only ones a job file may have", n->tag);
-	if (n->kind == WSPX__YSCALAR && memchr(n->str, '\0', n->len) != NULL)
-		wspx__diag_add(d, n->line, n->col, "a NUL character in a "
-		    "string: a job file's strings cannot hold one");
-}
-
-/* Every node of the tree under root against strictnode(), each once: an
- * alias's copy is not walked again (its anchor was).  Iterative, with a
- * stack of the nodes still to see.  0 or -ENOMEM. */
-static int
-strictyaml(const struct wspx__ynode *root, struct wspx__diag *d)
-{
-	const struct wspx__ynode **stack, *n, **grown;
-	size_t top = 0, cap = 256, i, k;
-
-	if ((stack = malloc(cap * sizeof(*stack))) == NULL)
-		return -ENOMEM;
-	stack[top++] = root;
-	while (top > 0) {
-		if ((n = stack[--top])->alias)
-			continue;
-		strictnode(n, d);
-		k = n->kind == WSPX__YSCALAR ? 0 : n->kind ==
-		    WSPX__YMAP ? 2 * n->n : n->n;
-		if (top + k > cap) {
-			cap = 2 * (top + k);
-			if ((grown = realloc(stack, cap * sizeof(*stack))) ==
-			    NULL) {
-				free(stack);
-				return -ENOMEM;
-			}
-			stack = grown;
-		}
-		for (i = k; i-- > 0;)
-			stack[top++] = n->items[i];
-	}
-	free(stack);
-	return 0;
-}
-
 /* Whether v is a scalar, or a list of scalars. */
 static bool
 strings(const struct wspx__ynode *v)
@@ -768,7 +704,7 @@ wspx__jobfile_read(struct wspx__jobfile *jf, FILE *f, struct wspx__diag *d)
 	if (rc != 0 && (rc != -EINVAL || jf->doc.root == NULL))
 		return rc;
 	root = jf->doc.root;
-	if (root != NULL && (rc = strictyaml(root, d)) != 0)
+	if (root != NULL && (rc = wspx__jobcheck_yaml(root, d)) != 0)
 		return rc;
 	if (root == NULL || root->kind != WSPX__YMAP) {
 		wspx__diag_add(d, root ? root->line : 1, root ? root->col : 1,

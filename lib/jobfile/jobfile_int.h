@@ -29,6 +29,13 @@ struct wspx__jfproto {
 int wspx__jobcheck_needs(struct wspx__jobfile *jf,
     const struct wspx__jfproto *protos, size_t n, struct wspx__diag *d);
 
+/* Check every node of the YAML tree under root against the job file's
+ * rules for any YAML: YAML's core tags only, and no NUL in a string;
+ * each node once (an alias's copy is not walked again: its anchor was),
+ * iteratively.  Returns 0 or -ENOMEM. */
+int wspx__jobcheck_yaml(const struct wspx__ynode *root,
+    struct wspx__diag *d);
+
 /* Check the ${{ }} expressions of every job's run, env, dir and with. */
 void wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d);
 
