@@ -118,6 +118,7 @@ RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median \
 	tests/unit/joblog tests/unit/size tests/unit/jobserver \
 	tests/unit/yamldoc tests/unit/sha256 tests/unit/glob \
+	tests/unit/shellctx \
 	tests/unit/uptodate tests/unit/builtin tests/unit/graph
 UNIT = $(RTUNIT) $(ENGINEUNIT)
 EXAMPLES = examples/forkjoin
@@ -232,6 +233,7 @@ check-unit: $(UNIT)
 	tests/unit/yamldoc
 	tests/unit/sha256
 	tests/unit/glob
+	tests/unit/shellctx
 	tests/unit/uptodate
 	tests/unit/timer
 	tests/unit/builtin
