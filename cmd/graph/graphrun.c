@@ -592,6 +592,7 @@ setupjobs(struct graphrun *gr)
 		gr->jobs[i].gr = gr;
 		gr->jobs[i].cj.on = gr->jf->jobs[i].on != NULL ?
 		    gr->jf->jobs[i].on->str : NULL;
+		gr->jobs[i].cj.name = gr->jf->jobs[i].name;
 	}
 	gr->pools = xcalloc(gr->jf->npools + 1, sizeof(*gr->pools));
 	for (i = 0; i < gr->jf->npools; i++)

@@ -77,9 +77,26 @@ bufworkflow(struct buf *b, const char *s)
 	}
 }
 
+/* Append s as a workflow command's property value: as a message, and
+ * , and : too, which end a property. */
+static void
+bufproperty(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == ',')
+			bufadds(b, "%2C");
+		else if (*s == ':')
+			bufadds(b, "%3A");
+		else if (*s == '%' || *s == '\r' || *s == '\n')
+			bufprintf(b, "%%%02X", (unsigned)(unsigned char)*s);
+		else
+			bufaddc(b, *s);
+	}
+}
+
 void
 report_started(struct reports *p, struct wspx__execjob *ej,
-    const char *cmdtext)
+    const char *name, const char *cmdtext)
 {
 	struct buf b = { NULL, 0, 0 };
 
@@ -88,9 +105,11 @@ report_started(struct reports *p, struct wspx__execjob *ej,
 		running_start(p->running, ej->result.slot, ej->seq, cmdtext);
 	events_start(p->events, ej->seq, ej->result.slot, ej->result.pid,
 	    cmdtext, (double)ej->result.start_ns / 1e9);
+	/* (a job file's job is titled by its name, as GitHub titles a
+	 * job; the command would be a whole script) */
 	if (p->github && ej->oj != NULL) {
 		bufadds(&b, "::group::");
-		bufworkflow(&b, cmdtext);
+		bufworkflow(&b, name != NULL ? name : cmdtext);
 		bufaddc(&b, '\n');
 		wspx__output_frame(p->out, ej->oj, buftake(&b),
 		    xstrdup("::endgroup::\n"));
@@ -206,7 +225,8 @@ evicted(struct reports *p, const char *cmdtext)
 /* In GitHub Actions, an ::error:: line for a failed job: after the end
  * of its group when its output is grouped, else at once. */
 static void
-githuberror(struct reports *p, struct wspx__execjob *ej, const char *cmdtext)
+githuberror(struct reports *p, struct wspx__execjob *ej, const char *name,
+    const char *cmdtext)
 {
 	struct buf b = { NULL, 0, 0 }, how = { NULL, 0, 0 };
 	bool grouped = ej->result.started && p->o.mode == WSPX_OUT_GROUP;
@@ -214,11 +234,18 @@ githuberror(struct reports *p, struct wspx__execjob *ej, const char *cmdtext)
 	bufhowended(&how, &ej->result);
 	if (grouped)
 		bufadds(&b, "::endgroup::\n");
-	bufprintf(&b, "::error title=wspx job %llu failed::",
-	    (unsigned long long)ej->seq);
-	bufworkflow(&b, how.s);
-	bufadds(&b, ": ");
-	bufworkflow(&b, cmdtext);
+	if (name != NULL) {
+		bufadds(&b, "::error title=");
+		bufproperty(&b, name);
+		bufadds(&b, " failed::");
+		bufworkflow(&b, how.s);
+	} else {
+		bufprintf(&b, "::error title=wspx job %llu failed::",
+		    (unsigned long long)ej->seq);
+		bufworkflow(&b, how.s);
+		bufadds(&b, ": ");
+		bufworkflow(&b, cmdtext);
+	}
 	bufaddc(&b, '\n');
 	free(how.s);
 	if (grouped) {
@@ -233,7 +260,7 @@ githuberror(struct reports *p, struct wspx__execjob *ej, const char *cmdtext)
  * wspx killed for a stop or a halt was cancelled, not failed. */
 static void
 failedjob(struct reports *p, struct wspx__exec *x, struct wspx__execjob *ej,
-    const char *cmdtext)
+    const char *name, const char *cmdtext)
 {
 	char tail[FAILURES_TAIL];
 	size_t n;
@@ -248,13 +275,13 @@ failedjob(struct reports *p, struct wspx__exec *x, struct wspx__execjob *ej,
 	    0;
 	failures_add(p->failures, ej->seq, cmdtext, &ej->result, tail, n);
 	if (p->github)
-		githuberror(p, ej, cmdtext);
+		githuberror(p, ej, name, cmdtext);
 }
 
 void
 report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *cmdtext, uint64_t send,
-    const char *host)
+    struct wspx__execjob *ej, const char *name, const char *cmdtext,
+    uint64_t send, const char *host)
 {
 	const struct wspx__result *res = &ej->result;
 
@@ -267,7 +294,7 @@ report_ended(struct reports *p, struct wspx__exec *x,
 	if (res->evicted)
 		evicted(p, cmdtext);
 	if (!res->retry && !p->o.dryrun && wspx__exec_failed(res))
-		failedjob(p, x, ej, cmdtext);
+		failedjob(p, x, ej, name, cmdtext);
 	if (p->joblog != NULL)
 		logrow(p, ej, cmdtext, send, host);
 	if (p->events != NULL)

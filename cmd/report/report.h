@@ -51,16 +51,16 @@ void reports_open(struct reports *p, const struct report_opts *o,
     void (*failed)(void *ctx, int err), void *ctx);
 
 /* The job's attempt has started; cmdtext is the job's copy of its command
- * (borrowed until its end). */
+ * (borrowed until its end), name a job file's job's name or NULL. */
 void report_started(struct reports *p, struct wspx__execjob *ej,
-    const char *cmdtext);
+    const char *name, const char *cmdtext);
 
 /* An attempt of the job ended (the executor's ended()), on x; send is
  * the bytes given to its stdin (--pipe), for the joblog, and host where
- * it ran (":" for here). */
+ * it ran (":" for here); name as for report_started(). */
 void report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *cmdtext, uint64_t send,
-    const char *host);
+    struct wspx__execjob *ej, const char *name, const char *cmdtext,
+    uint64_t send, const char *host);
 
 /* The job is over (the executor's finished()): a job skipped by a stop
  * counts as cancelled. */

@@ -82,7 +82,7 @@ started(void *ctx, struct wspx__execjob *ej, const struct wspx__cmd *cmd)
 	/* The job's own copy of its command lives until finished(), which
 	 * takes it out of the running table before freeing it. */
 	report_started(&r->rep, ej, wspx_container_of(ej, struct cmdjob,
-	    ej)->cmdtext);
+	    ej)->name, wspx_container_of(ej, struct cmdjob, ej)->cmdtext);
 }
 
 /* An attempt of a job ended: its reports. */
@@ -93,8 +93,9 @@ ended(void *ctx, struct wspx__execjob *ej)
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	const char *host = placing_ended(&r->placing, &j->rj, &j->args, ej);
 
-	report_ended(&r->rep, r->x, ej, j->cmdtext != NULL ? j->cmdtext : "",
-	    r->pipes != NULL ? pipejobs_sent(r->pipes, j->pj) : 0, host);
+	report_ended(&r->rep, r->x, ej, j->name, j->cmdtext != NULL ?
+	    j->cmdtext : "", r->pipes != NULL ? pipejobs_sent(r->pipes,
+	    j->pj) : 0, host);
 	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
 }
 

@@ -24,6 +24,7 @@ struct cmdjob {
 	struct pipejob *pj;	/* --pipe: its block and stdin, or NULL */
 	char *tag;		/* the tag, or NULL */
 	char *cmdtext;		/* the command, for error messages */
+	const char *name;	/* a job file's job: its name; else NULL */
 	bool nobash;		/* its exported function has no bash */
 	char *outfile;		/* --files: its stdout's file, till it ends */
 	const char *on;		/* the host it must run on, or NULL */

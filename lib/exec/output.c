@@ -210,7 +210,7 @@ emit(struct wspx__output *o, struct wspx__outjob *j, int stream,
 	size_t k;
 
 	if (j->head != NULL && !j->headshown) {
-		put(o, o->opts.err_fd, j->head, strlen(j->head));
+		put(o, o->opts.out_fd, j->head, strlen(j->head));
 		j->headshown = true;
 	}
 	if (j->tag == NULL) {
@@ -502,7 +502,7 @@ finish(struct wspx__output *o, struct wspx__outjob *j)
 	emitbuf(o, j, 1);
 	emitbuf(o, j, 2);
 	if (j->tail != NULL)
-		put(o, o->opts.err_fd, j->tail, strlen(j->tail));
+		put(o, o->opts.out_fd, j->tail, strlen(j->tail));
 	freejob(o, j);
 }
 

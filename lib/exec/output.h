@@ -79,9 +79,11 @@ void wspx__output_hold(struct wspx__output *o, struct wspx__outjob *j);
  * the live head of keep-order or whole lines, stays).  Reader thread. */
 void wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j);
 
-/* Text to print on the error fd around the job's output, grouped (other
+/* Text to print on the output fd around the job's output, grouped (other
  * modes ignore it): head before its first byte (set it before the job
- * writes), tail after its last (until it is closed).  Takes ownership of
+ * writes), tail after its last (until it is closed); on the output fd,
+ * where the job's stdout goes, as a GitHub runner reads its folding
+ * markers (stderr comes through another pipe, at another pace).  Takes ownership of
  * each that is not NULL, which replaces the one set before.  The reader
  * thread. */
 void wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
