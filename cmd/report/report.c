@@ -60,38 +60,26 @@ reports_open(struct reports *p, const struct report_opts *o,
 	openjoblog(p, o);
 }
 
-/* Append s for a GitHub workflow command's message: %, CR and LF as the
- * runner reads them back. */
+/* Append s for a GitHub workflow command: %, CR and LF as the runner
+ * reads them back, and for a property's value also , and : (which end
+ * one). */
 static void
-bufworkflow(struct buf *b, const char *s)
+bufcommand(struct buf *b, const char *s, bool property)
 {
 	for (; *s != '\0'; s++) {
-		if (*s == '%')
-			bufadds(b, "%25");
-		else if (*s == '\r')
-			bufadds(b, "%0D");
-		else if (*s == '\n')
-			bufadds(b, "%0A");
+		if (*s == '%' || *s == '\r' || *s == '\n' || (property &&
+		    (*s == ',' || *s == ':')))
+			bufprintf(b, "%%%02X", (unsigned)(unsigned char)*s);
 		else
 			bufaddc(b, *s);
 	}
 }
 
-/* Append s as a workflow command's property value: as a message, and
- * , and : too, which end a property. */
+/* A workflow command's message. */
 static void
-bufproperty(struct buf *b, const char *s)
+bufworkflow(struct buf *b, const char *s)
 {
-	for (; *s != '\0'; s++) {
-		if (*s == ',')
-			bufadds(b, "%2C");
-		else if (*s == ':')
-			bufadds(b, "%3A");
-		else if (*s == '%' || *s == '\r' || *s == '\n')
-			bufprintf(b, "%%%02X", (unsigned)(unsigned char)*s);
-		else
-			bufaddc(b, *s);
-	}
+	bufcommand(b, s, false);
 }
 
 void
@@ -236,7 +224,7 @@ githuberror(struct reports *p, struct wspx__execjob *ej, const char *name,
 		bufadds(&b, "::endgroup::\n");
 	if (name != NULL) {
 		bufadds(&b, "::error title=");
-		bufproperty(&b, name);
+		bufcommand(&b, name, true);
 		bufadds(&b, " failed::");
 		bufworkflow(&b, how.s);
 	} else {
