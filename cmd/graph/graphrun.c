@@ -246,8 +246,14 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 		skip(gr, w, j, c);
 		return;
 	}
+	/* (a line each only with -v or -t: a no-op run of 5,000 jobs is
+	 * one line at the end) */
 	if (!gr->c->dryrun && graphstate_uptodate(gr, w, j)) {
-		bufmsg(&b, "%s is up to date\n", jj->name);
+		/* relaxed: a count, read once every job is over */
+		atomic_fetch_add_explicit(&gr->uptodate, 1,
+		    memory_order_relaxed);
+		if (gr->c->showcmd || gr->c->verbose)
+			bufmsg(&b, "%s is up to date\n", jj->name);
 		notrun(gr, w, j, OUT_UPTODATE, &b);
 		free(b.s);
 		return;
@@ -483,20 +489,25 @@ watchtick(struct wspx_worker *w, struct wspx_job *job)
 }
 
 /* Run the graph, given the run's machinery (the job source's run). */
-/* One line for the jobs a stop or a halt kept from starting. */
+/* One line for the jobs that were up to date, one for those a stop or a
+ * halt kept from starting. */
 static void
 notstarted(struct graphrun *gr, const struct jobsource *f)
 {
 	/* relaxed: every job is over (graph_wait) */
+	size_t u = atomic_load_explicit(&gr->uptodate, memory_order_relaxed);
 	size_t n = atomic_load_explicit(&gr->notstarted,
 	    memory_order_relaxed);
 	struct buf b = { NULL, 0, 0 };
 
-	if (n == 0)
-		return;
-	bufmsg(&b, "%zu job%s not started: the run was %s\n", n, n == 1 ?
-	    "" : "s", wspx__exec_stopped(f->x) ? "stopped" : "halted");
-	wspx__output_note(f->out, b.s, b.len);
+	if (u > 0)
+		bufmsg(&b, "%zu job%s up to date\n", u, u == 1 ? "" : "s");
+	if (n > 0)
+		bufmsg(&b, "%zu job%s not started: the run was %s\n", n,
+		    n == 1 ? "" : "s", wspx__exec_stopped(f->x) ? "stopped" :
+		    "halted");
+	if (b.len > 0)
+		wspx__output_note(f->out, b.s, b.len);
 	free(b.s);
 }
 

@@ -90,6 +90,7 @@ struct graphrun {
 	_Atomic(bool) killing;		/* for those that start even after
 					 * a stop: SIGKILL for all came */
 	_Atomic(size_t) notstarted;	/* jobs a stop kept from starting */
+	_Atomic(size_t) uptodate;	/* jobs up to date, not run */
 	struct jobsource *src;
 };
 

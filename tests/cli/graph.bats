@@ -287,7 +287,7 @@ Y
 	run "$WSPX" run jobs.yaml
 	[ "$status" -eq 0 ]
 	[ "$(wc -l < count)" -eq 1 ]
-	[[ "$output" == *"build is up to date"* ]]
+	[ "$output" = "wspx: 1 job up to date" ]
 	[ -e .jobs.yaml.wspx-state ]
 	echo 'int y;' > src/a.c
 	run "$WSPX" run jobs.yaml
@@ -475,7 +475,7 @@ Y
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"k=last bad="* ]]
 	[[ "$output" != *stale* ]]
-	run "$WSPX" run jobs.yaml
+	run "$WSPX" run -t jobs.yaml
 	[[ "$output" == *"k=last bad="* ]]
 	[[ "$output" != *"v is up to date"* ]]
 }
@@ -685,4 +685,21 @@ for i in range(10000):
 	cat out
 	[ "$(wc -l < out)" -le 3 ]
 	grep -q "wspx: 10000 jobs not started: the run was stopped" out
+}
+
+@test "up-to-date jobs are one line at the end; -v or -t names each" {
+	echo x > in.txt
+	python3 -c "
+print('jobs:')
+for i in range(500):
+    print('  j%d: {sources: [in.txt], generates: [o%d], run: \"touch o%d\"}' % (i, i, i))" > jobs.yaml
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$output" = "wspx: 500 jobs up to date" ]
+	run "$WSPX" run -v jobs.yaml
+	[ "${#lines[@]}" -eq 501 ]
+	[[ "$output" == *"wspx: j0 is up to date"* ]]
+	[ "${lines[500]}" = "wspx: 500 jobs up to date" ]
 }

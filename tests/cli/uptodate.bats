@@ -27,7 +27,7 @@ Y
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"up to date"* ]]
 	[ "$(cat obj.txt)" = new ]
-	run "$WSPX" run jobs.yaml
+	run "$WSPX" run -v jobs.yaml
 	[[ "$output" == *"copy is up to date"* ]]
 }
 
@@ -37,7 +37,7 @@ rebuilds_after() {
 	run "$WSPX" run jobs.yaml
 	[ "$status" -eq 0 ]
 	run "$WSPX" run jobs.yaml
-	[[ "$output" == *"is up to date"* ]]
+	[[ "$output" == *"up to date"* ]]
 	sed -i "$1" jobs.yaml
 	run "$WSPX" run jobs.yaml
 	echo "$output"
@@ -96,7 +96,7 @@ jobs:
 Y
 	run "$WSPX" run jobs.yaml
 	[ "$status" -eq 0 ]
-	run "$WSPX" run jobs.yaml
+	run "$WSPX" run -v jobs.yaml
 	[[ "$output" == *"c is up to date"* ]]
 	echo 2 > ver.txt
 	run "$WSPX" run jobs.yaml
@@ -124,7 +124,7 @@ Y
 	local pb=$!
 	wait "$pa"
 	wait "$pb"
-	run "$WSPX" run jobs.yaml
+	run "$WSPX" run -v jobs.yaml
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"a is up to date"* ]]
