@@ -136,7 +136,8 @@ addtail(struct buf *b, const char *tail, size_t n, bool cut)
 }
 
 void
-failures_add(struct failures *f, uint64_t seq, const char *command,
+failures_add(struct failures *f, uint64_t seq, const char *name,
+    const char *command,
     const struct wspx__result *res, const char *errtail, size_t n)
 {
 	struct buf b = { NULL, 0, 0 };
@@ -149,7 +150,13 @@ failures_add(struct failures *f, uint64_t seq, const char *command,
 	WSPX_MUST(pthread_mutex_unlock(&f->lock));
 	if (at == LISTED)
 		return;
-	bufmsg(&b, "job %llu: ", (unsigned long long)seq);
+	/* (a job file's job by its name; the first listed ended first) */
+	bufadds(&b, PROGNAME ": ");
+	if (name != NULL)
+		bufescaped(&b, name, strlen(name), CMD_MAX);
+	else
+		bufprintf(&b, "job %llu", (unsigned long long)seq);
+	bufprintf(&b, "%s: ", at == 0 ? ", the first to fail" : "");
 	bufhowended(&b, res);
 	bufadds(&b, ": ");
 	bufescaped(&b, command, strlen(command), CMD_MAX);
@@ -166,18 +173,6 @@ failures_cancelled(struct failures *f)
 	WSPX_MUST(pthread_mutex_lock(&f->lock));
 	f->cancelled++;
 	WSPX_MUST(pthread_mutex_unlock(&f->lock));
-}
-
-/* "wspx: job 3: exit status 2: CMD" becomes "wspx: job 3, the first to
- * fail: exit status 2: CMD". */
-static void
-addfirst(struct buf *b, const char *text)
-{
-	const char *colon = strchr(text + 6, ':');
-
-	bufadd(b, text, (size_t)(colon - text));
-	bufadds(b, ", the first to fail");
-	bufadds(b, colon);
 }
 
 void
@@ -197,12 +192,8 @@ failures_summary(struct failures *f, struct buf *b, const char *why)
 		    f->cancelled, why != NULL ? " " : "", why != NULL ? why :
 		    "");
 	bufadds(b, ":\n");
-	for (i = 0; i < f->nlisted; i++) {
-		if (i == 0)
-			addfirst(b, f->listed[i]);
-		else
-			bufadds(b, f->listed[i]);
-	}
+	for (i = 0; i < f->nlisted; i++)
+		bufadds(b, f->listed[i]);
 	if (f->failed > i)
 		bufmsg(b, "and %llu more failed jobs\n",
 		    (unsigned long long)(f->failed - i));

@@ -24,10 +24,12 @@ struct failures;
 struct failures *failures_new(void);
 void failures_free(struct failures *f);
 
-/* Job seq failed for good (no retry follows) with result res: command is
- * its text, errtail (n bytes) the end of its stderr.  Any thread. */
-void failures_add(struct failures *f, uint64_t seq, const char *command,
-    const struct wspx__result *res, const char *errtail, size_t n);
+/* Job seq failed for good (no retry follows) with result res: name is a
+ * job file's job's name (or NULL: "job SEQ"), command its text, errtail
+ * (n bytes) the end of its stderr.  Any thread. */
+void failures_add(struct failures *f, uint64_t seq, const char *name,
+    const char *command, const struct wspx__result *res,
+    const char *errtail, size_t n);
 
 /* A job was cancelled: skipped, or killed by a stop or a halt.  Any
  * thread. */

@@ -261,7 +261,8 @@ failedjob(struct reports *p, struct wspx__exec *x, struct wspx__execjob *ej,
 	 * wspx's message, said already) */
 	n = ej->result.started ? wspx__exec_errtail(x, ej, tail, sizeof(tail)) :
 	    0;
-	failures_add(p->failures, ej->seq, cmdtext, &ej->result, tail, n);
+	failures_add(p->failures, ej->seq, name, cmdtext, &ej->result, tail,
+	    n);
 	if (p->github)
 		githuberror(p, ej, name, cmdtext);
 }

@@ -16,7 +16,7 @@ Y
 	run "$WSPX" run -j4 jobs.yaml
 	[ "$status" -eq 1 ]
 	[ "$(cat order)" = "$(printf 'a\nb\nc')" ]
-	[[ "$output" == *"job "*"exit status 3: exit 3"* ]]
+	[[ "$output" == *"wspx: d, the first to fail: exit status 3: exit 3"* ]]
 }
 
 @test "run: without FILE, wspx.yml is read, and the error names both when neither is there" {
@@ -702,4 +702,18 @@ for i in range(500):
 	[ "${#lines[@]}" -eq 501 ]
 	[[ "$output" == *"wspx: j0 is up to date"* ]]
 	[ "${lines[500]}" = "wspx: 500 jobs up to date" ]
+}
+
+@test "the summary of failures names a job file's jobs, legs with their values" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  t:
+    matrix: {n: ["1", "2"]}
+    run: exit ${{ matrix.n }}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"wspx: t[n=1]"*"exit status 1: exit"* ]]
+	[[ "$output" == *"wspx: t[n=2]"*"exit status 2: exit"* ]]
+	[[ "$output" == *", the first to fail: "* ]]
 }
