@@ -226,6 +226,24 @@ givepool(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 		launch(gr, w, next);
 }
 
+/* Whether j is up to date.  In a dry run, as make -n sees it: not if a
+ * job it needs that generates files would have run (they might then
+ * change), else as its state says (nothing is recorded). */
+static bool
+uptodate(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	size_t i, k;
+
+	for (i = 0; gr->c->dryrun && i < jj->nneeds; i++) {
+		k = jj->needs[i];
+		if (gr->jobs[k].outcome == OUT_OK &&
+		    gr->jf->jobs[k].generates != NULL)
+			return false;
+	}
+	return graphstate_uptodate(gr, w, j);
+}
+
 /* Job i's needs are over (the graph's ready), on worker w. */
 static void
 ready(void *ctx, struct wspx_worker *w, size_t i)
@@ -248,7 +266,7 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 	}
 	/* (a line each only with -v or -t: a no-op run of 5,000 jobs is
 	 * one line at the end) */
-	if (!gr->c->dryrun && graphstate_uptodate(gr, w, j)) {
+	if (uptodate(gr, w, j)) {
 		/* relaxed: a count, read once every job is over */
 		atomic_fetch_add_explicit(&gr->uptodate, 1,
 		    memory_order_relaxed);

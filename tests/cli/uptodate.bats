@@ -4,6 +4,7 @@
 # can change what a job does (its environment, shell, directory, values).
 
 load helper
+bats_require_minimum_version 1.5.0
 
 @test "a source edited while its job runs is seen changed by the next run" {
 	echo old > src.txt
@@ -148,4 +149,30 @@ Y
 	run timeout 20 "$WSPX" run jobs.yaml
 	[ "$status" -eq 0 ]
 	[[ "$output" == *".jobs.yaml.wspx-state: not a regular file: every job runs"* ]]
+}
+
+@test "--dry-run lists only what would run, as make -n: not the jobs up to date, but those after a job that would make files" {
+	echo a > a.src
+	echo b > b.src
+	cat > jobs.yaml <<'Y'
+jobs:
+  setup: {run: "true"}
+  ca: {needs: setup, sources: [a.src], generates: [a.o], run: "cp a.src a.o"}
+  cb: {needs: setup, sources: [b.src], generates: [b.o], run: "cp b.src b.o"}
+  link: {needs: [ca, cb], sources: [a.o, b.o], generates: [app], run: "cat a.o b.o > app"}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$WSPX" run --dry-run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$output" = "true" ]
+	[ "$stderr" = "wspx: 3 jobs up to date" ]
+	echo a2 > a.src
+	run --separate-stderr "$WSPX" run --dry-run jobs.yaml
+	[ "$output" = "$(printf 'true\ncp a.src a.o\ncat a.o b.o > app')" ]
+	[ "$stderr" = "wspx: 1 job up to date" ]
+	# (nothing was run or recorded by the dry runs)
+	[ "$(cat a.o)" = a ]
+	run "$WSPX" run -k jobs.yaml
+	[ "$(cat app)" = "$(printf 'a2\nb')" ]
 }
