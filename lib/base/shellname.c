@@ -17,8 +17,12 @@ static const struct {
     { "busybox", WSPX__SH_POSIX }, { "fish", WSPX__SH_FISH },
     { "csh", WSPX__SH_CSH }, { "tcsh", WSPX__SH_CSH } };
 
-const char wspx__shellname_known[] = "sh, bash, dash, ash, ksh, mksh, "
-    "pdksh, oksh, loksh, zsh, yash, posh, busybox, fish, csh, tcsh";
+const char *
+wspx__shellname_known(void)
+{
+	return "sh, bash, dash, ash, ksh, mksh, pdksh, oksh, loksh, zsh, "
+	    "yash, posh, busybox, fish, csh, tcsh";
+}
 
 int
 wspx__shellname_lang(const char *path, enum wspx__shlang *lang)

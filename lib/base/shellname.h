@@ -17,7 +17,8 @@ enum wspx__shlang {
  * that is no shell wspx knows. */
 int wspx__shellname_lang(const char *path, enum wspx__shlang *lang);
 
-/* The names wspx knows, for a message: "sh, bash, ...". */
-extern const char wspx__shellname_known[];
+/* The names wspx knows, for a message: "sh, bash, ...".  (A function,
+ * not an array: the library exports no data.) */
+const char *wspx__shellname_known(void);
 
 #endif /* WSPX_SHELLNAME_H */

@@ -115,7 +115,7 @@ wantshell(const struct wspx__ynode *v, struct wspx__diag *d)
 	if (wspx__shellname_lang(v->str, &lang) != 0) {
 		wspx__diag_add(d, v->line, v->col, "shell: '%.40s' is not a "
 		    "shell wspx writes commands for (%s)", v->str,
-		    wspx__shellname_known);
+		    wspx__shellname_known());
 		return false;
 	}
 	return true;
