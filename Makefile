@@ -73,7 +73,7 @@ ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
 	lib/builtins/wait.o \
 	lib/jobfile/glob.o lib/jobfile/jobcheck.o lib/jobfile/jobcond.o \
 	lib/jobfile/jobexpr.o lib/jobfile/jobfile.o lib/jobfile/matrix.o \
-	lib/jobfile/shellctx.o lib/jobfile/uptodate.o
+	lib/jobfile/shellctx.o lib/jobfile/shellguard.o lib/jobfile/uptodate.o
 LIBOBJ = $(WSPXOBJ) $(ENGINEOBJ)
 LIBPIC = $(WSPXOBJ:.o=.po)
 # The program, folder by folder (cmd/*/README says what each is for).

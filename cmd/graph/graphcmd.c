@@ -133,14 +133,16 @@ reference(struct buf *b, enum wspx__shlang lang, enum wspx__shctx ctx,
     size_t k)
 {
 	/* by place: word, "...", '...', comment, here-document */
+	/* (in a comment as a word: were the comment not one, the value
+	 * would still be one word of data) */
 	static const char *const pre[3][5] = {
-		{ "\"${", "${", "'\"${", "${", "${" },
-		{ "\"$", "\"$", "'\"$", "$", "$" },
-		{ "${", "\"${", "'${", "$", "$" } };
+		{ "\"${", "${", "'\"${", "\"${", "${" },
+		{ "\"$", "\"$", "'\"$", "\"$", "$" },
+		{ "${", "\"${", "'${", "${", "$" } };
 	static const char *const post[3][5] = {
-		{ "}\"", "}", "}\"'", "}", "}" },
-		{ "\"", "\"", "\"'", "", "" },
-		{ ":q}", ":q}\"", ":q}'", "", "" } };
+		{ "}\"", "}", "}\"'", "}\"", "}" },
+		{ "\"", "\"", "\"'", "\"", "" },
+		{ ":q}", ":q}\"", ":q}'", ":q}", "" } };
 
 	bufprintf(b, "%sWSPX_VALUE_%zu%s", pre[lang][ctx], k, post[lang][ctx]);
 }
@@ -168,6 +170,42 @@ escaped(struct buf *b, const char *s, size_t n)
 		if (s[i] == '\\' || s[i] == '$' || s[i] == '`')
 			bufaddc(b, '\\');
 		bufaddc(b, s[i]);
+	}
+}
+
+/* Value k, val, for people where a reference for ctx stands (-v,
+ * --dry-run, messages): in place, and as safe as the reference, since a
+ * dry run may be piped to a shell: quoted where a word stands; in '...',
+ * the quotes closed around a quoted word; in "...", with \ before what
+ * the quotes would take (POSIX sh and fish); elsewhere (a comment, a
+ * here-document, csh's "...") the reference itself, for which no text
+ * of the value is safe. */
+static void
+showvalue(struct buf *b, enum wspx__shlang lang, enum wspx__shctx ctx,
+    size_t k, const char *val)
+{
+	enum shellkind kind = lang == WSPX__SH_FISH ? SHELL_FISH : lang ==
+	    WSPX__SH_CSH ? SHELL_CSH : SHELL_POSIX;
+
+	if (ctx == WSPX__SHCTX_WORD) {
+		quote(b, val, kind);
+		return;
+	}
+	if (ctx == WSPX__SHCTX_SQUOTE) {
+		bufaddc(b, '\'');
+		quote(b, val, kind);
+		bufaddc(b, '\'');
+		return;
+	}
+	if (ctx != WSPX__SHCTX_DQUOTE || lang == WSPX__SH_CSH) {
+		reference(b, lang, ctx, k);
+		return;
+	}
+	for (; *val != '\0'; val++) {
+		if (strchr(lang == WSPX__SH_FISH ? "\\$\"" : "\\$`\"",
+		    *val) != NULL)
+			bufaddc(b, '\\');
+		bufaddc(b, *val);
 	}
 }
 
@@ -203,12 +241,8 @@ runstring(struct graphrun *gr, const struct gjob *j, const char *s,
 		(void)wspx__jobfile_next(s, n, &pos, &e);
 		k = valueof(gr, j, &e, v);
 		reference(run, lang, ed->ctx, k);
-		if (ed->ctx == WSPX__SHCTX_WORD)
-			quote(show, strchr(v->env[k - 1], '=') + 1, lang ==
-			    WSPX__SH_FISH ? SHELL_FISH : lang == WSPX__SH_CSH ?
-			    SHELL_CSH : SHELL_POSIX);
-		else
-			bufadds(show, strchr(v->env[k - 1], '=') + 1);
+		showvalue(show, lang, ed->ctx, k, strchr(v->env[k - 1], '=') +
+		    1);
 	}
 	bufadd(run, s + last, n - last);
 	bufadd(show, s + last, n - last);

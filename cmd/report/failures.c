@@ -100,6 +100,9 @@ bufhowended(struct buf *b, const struct wspx__result *res)
 		else
 			bufprintf(b, "killed by signal %d",
 			    WTERMSIG(res->status));
+	} else if (res->rejected && res->status == 0) {
+		bufadds(b, "exit status 0, but what it left was refused (see "
+		    "its output)");
 	} else {
 		bufprintf(b, "exit status %d", WEXITSTATUS(res->status));
 	}

@@ -45,7 +45,8 @@ void failures_summary(struct failures *f, struct buf *b, const char *why);
 void bufescaped(struct buf *b, const char *s, size_t n, size_t max);
 
 /* How a job ended, in words: "exit status 2", "killed by SIGSEGV",
- * "killed after its --timeout (SIGTERM)", "could not start: reason". */
+ * "killed after its --timeout (SIGTERM)", "could not start: reason",
+ * "exit status 0, but what it left was refused (see its output)". */
 void bufhowended(struct buf *b, const struct wspx__result *res);
 
 #endif /* WSPX_FAILURES_H */

@@ -284,8 +284,10 @@ report_ended(struct reports *p, struct wspx__exec *x,
 		evicted(p, cmdtext);
 	if (!res->retry && !p->o.dryrun && wspx__exec_failed(res))
 		failedjob(p, x, ej, name, cmdtext);
+	/* (a job file's job by its name: its identity, and no command
+	 * text that a --retry-failed of the stdin mode could run) */
 	if (p->joblog != NULL)
-		logrow(p, ej, cmdtext, send, host);
+		logrow(p, ej, name != NULL ? name : cmdtext, send, host);
 	if (p->events != NULL)
 		endevent(p, ej, cmdtext, host);
 }

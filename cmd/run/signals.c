@@ -207,8 +207,9 @@ giveup(struct signals *s)
  * again, at least a second), then wspx gives up waiting for its output.
  * The jobs that start even after a stop (a job file's if: always()) and
  * started after it are spared by the end of the grace: while they run,
- * the stop stays at SPARING, looking again each grace period; a second
- * signal kills them too. */
+ * the stop stays at SPARING, looking again each grace period, and wspx
+ * never gives up on them; the next signal kills them too (SIGKILL for
+ * all), and only a signal after that gives up. */
 enum stage { RUNNING, STOPPED, SPARING, KILLED };
 
 /* The grace of the stopped jobs is over (or, sparing, looked at again):
@@ -229,6 +230,7 @@ sigmain(void *arg)
 	struct signals *s = arg;
 	enum stage stage = RUNNING;
 	double deadline = 0;
+	bool killedall = false;	/* SIGKILL for all was sent */
 	int sig;
 
 	for (;;) {
@@ -258,13 +260,17 @@ sigmain(void *arg)
 			stage = STOPPED;
 			deadline = wspx__clock_seconds(CLOCK_MONOTONIC) +
 			    s->grace;
-		} else if ((stage == STOPPED || stage == SPARING) &&
-		    sig == 0) {
+		} else if (sig == 0 && stage != KILLED) {
 			/* grace over: the stopped jobs, not the spared */
 			stage = graceover(s, &deadline);
-		} else if (stage == STOPPED || stage == SPARING) {
+		} else if (sig == 0 && wspx__exec_spared(s->x) > 0) {
+			/* (a spared job started since: never give up on a
+			 * job that runs, or it would be left behind) */
+			stage = graceover(s, &deadline);
+		} else if (sig != 0 && !killedall) {
 			/* a second signal: kill them all now */
 			wspx__exec_stop(s->x, SIGKILL);
+			killedall = true;
 			stage = KILLED;
 			deadline = wspx__clock_seconds(CLOCK_MONOTONIC) +
 			    (s->grace > 1 ? s->grace : 1);

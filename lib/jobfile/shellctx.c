@@ -170,6 +170,10 @@ expression(struct scanner *sc, size_t i)
 	size_t k = sc->sp;
 	enum wspx__shctx ctx = WSPX__SHCTX_WORD;
 
+	/* ($"${V}" is bash's locale string, $${V} the shell's pid) */
+	if (i > 0 && sc->s[i - 1] == '$')
+		return fail(sc, i, "stands right after a $");
+
 	while (k > 0 && sc->f[k - 1].st == ST_PARAM) {
 		if (sc->f[k - 1].param != P_WORD)
 			return fail(sc, i, "stands inside ${...}, where it "
@@ -215,7 +219,8 @@ expression(struct scanner *sc, size_t i)
 static bool
 wordstart(const struct scanner *sc, size_t i)
 {
-	return i == 0 || strchr(" \t\n;&|()<>{}", sc->s[i - 1]) != NULL;
+	/* (not after ( ) { }: ${x}#y and $(c)#y are one word) */
+	return i == 0 || strchr(" \t\n;&|", sc->s[i - 1]) != NULL;
 }
 
 static bool
@@ -311,6 +316,19 @@ bodyend(const struct scanner *sc, const struct heredoc *h, size_t *b)
 
 static size_t scan(struct scanner *sc, size_t i, size_t end);
 
+/* Whether h's delimiter, unquoted, is a plain word (letters, digits, _),
+ * which the conversion of its here-document may write unquoted. */
+static bool
+plainword(const struct heredoc *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->dlen; i++)
+		if (!namechar(h->delim[i]))
+			return false;
+	return h->dlen > 0;
+}
+
 /* The text [bs, be) of a here-document whose delimiter is quoted: taken
  * as it is, so an expression there needs the delimiter unquoted and the
  * rest of the text escaped. */
@@ -327,6 +345,10 @@ quotedbody(struct scanner *sc, const struct heredoc *h, size_t bs,
 			return fail(sc, e.start, "stands in a csh "
 			    "here-document, where tcsh would run the "
 			    "backquotes of its value") != FAIL;
+		if (!any && !plainword(h))
+			return fail(sc, e.start, "stands in a here-document "
+			    "whose quoted delimiter is not a plain word") !=
+			    FAIL;
 		if (!any && !edit(sc, WSPX__SHEDIT_UNQUOTE, WSPX__SHCTX_WORD,
 		    h->wstart, h->wend))
 			return false;
@@ -630,14 +652,16 @@ csh(struct scanner *sc, size_t i)
 	case ST_COMMENT:
 		return c == '\n' ? pop(sc, i) : i + 1;
 	case ST_DQ:
-		if (c == '\\')
-			return escape(sc, i);
+		/* (in csh, \ inside "..." escapes nothing) */
 		if (c == '`')
 			return push(sc, ST_BQ, i + 1);
 		return c == '"' ? pop(sc, i + 1) : i + 1;
 	default:
 		break;
 	}
+	/* (tcsh -c starts a comment at a # inside a word too) */
+	if (c == '#')
+		return push(sc, ST_COMMENT, i + 1);
 	if ((j = cmdquote(sc, i)) != 0)
 		return j;
 	switch (c) {
@@ -700,6 +724,8 @@ wspx__shellctx_scan(const char *s, size_t n, enum wspx__shlang lang,
 	size_t i, k;
 
 	memset(out, 0, sizeof(*out));
+	if (wspx__shellguard_check(s, n, lang, &out->erroff, &out->err) != 0)
+		return -1;
 	memset(&sc, 0, sizeof(sc));
 	sc.s = s;
 	sc.n = n;

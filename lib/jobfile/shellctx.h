@@ -71,4 +71,12 @@ int wspx__shellctx_scan(const char *s, size_t n, enum wspx__shlang lang,
 
 void wspx__shellctx_free(struct wspx__shscan *out);
 
+/* The guards that do not rest on the scanner's reading of quotes
+ * (shellguard.c): whether an expression of s[0..n) stands, whatever the
+ * quotes, in a place where lang's shells may evaluate a value as code.
+ * Returns 0, or -1 with *at (the expression) and *why set.  The scan
+ * calls it first. */
+int wspx__shellguard_check(const char *s, size_t n, enum wspx__shlang lang,
+    size_t *at, const char **why);
+
 #endif /* WSPX_SHELLCTX_H */

@@ -217,7 +217,9 @@ Y
 	[ "$status" -eq 2 ]
 	[ "$(wc -l < tries)" -eq 3 ]
 	[[ "$output" == *"killed after its --timeout"* ]]
-	[ "$(grep -c 'exit 1' log)" -eq 3 ]
+	# (a job file's joblog names its jobs, a row per attempt)
+	[ "$(awk -F'\t' '$9 == "again"' log | wc -l)" -eq 3 ]
+	[ "$(awk -F'\t' '$9 == "slow"' log | wc -l)" -eq 1 ]
 }
 
 @test "pools: at most depth jobs of a pool run at once" {
@@ -716,4 +718,20 @@ Y
 	[[ "$output" == *"wspx: t[n=1]"*"exit status 1: exit"* ]]
 	[[ "$output" == *"wspx: t[n=2]"*"exit status 2: exit"* ]]
 	[[ "$output" == *", the first to fail: "* ]]
+}
+
+@test "an always() job that starts after the stop's grace is not left behind: wspx waits for it" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "trap '' INT TERM; touch started; sleep 30"}
+  b: {needs: a, if: always(), run: "sleep 2; touch b_done"}
+Y
+	"$WSPX" run --term-timeout 0.2 jobs.yaml > out 2>&1 3>&- &
+	pid=$!
+	waitfile started 30
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	cat out
+	[ "$st" -eq 143 ]
+	[ -e b_done ]
 }

@@ -141,7 +141,7 @@ heredoc: cat <<EOF\n${{ matrix.v }}\nEOF
 P
 	run "$WSPX" check jobs.yaml
 	[ "$status" -eq 255 ]
-	[[ "$output" == *"jobs.yaml:5:10: '\${{ matrix.v }}' stands in a csh here-document"* ]]
+	[[ "$output" == *"jobs.yaml:5:10: '\${{ matrix.v }}' follows a << of csh"* ]]
 }
 
 @test "a place where no value is data is refused at its line before anything runs: arithmetic, \$'...', after a backslash" {
@@ -189,4 +189,78 @@ Y
 	run "$WSPX" run --dry-run jobs.yaml
 	[ "$status" -eq 0 ]
 	[ "$output" = "echo 'a b' \"in a b\"" ]
+}
+
+@test "a second pair of eyes: the places a reading of quotes could miss are refused whatever the quotes" {
+	local cmd sh
+	# (each found by a review; each ran a value before)
+	for cmd in 'for((i=0;i<${{ matrix.v }};i++)); do :; done' \
+	    'a=([${{ matrix.v }}]=1)' 'echo \"$a[${{ matrix.v }}]\"' \
+	    'echo ${HOME}#$((${{ matrix.v }}))' \
+	    "echo \\\"\${x#'\\\"'}\\\" \$((\${{ matrix.v }}))" \
+	    'echo \"price: $${{ matrix.v }}\"' \
+	    "cat <<'END X'\\n\${{ matrix.v }}\\nEND X"; do
+		for sh in bash zsh; do
+			command -v "$sh" >/dev/null || continue
+			printf 'defaults: {shell: %s}\njobs:\n  bad:\n    matrix: {v: ["a[$(touch PWNED1)]"]}\n    run: "%s"\n' "$sh" "$cmd" > jobs.yaml
+			run "$WSPX" run jobs.yaml
+			echo "$sh: $cmd: $output"
+			[ "$status" -eq 255 ]
+			grep -Eq "^jobs.yaml:5:[0-9]+: " <<< "$output"
+			nopwned
+		done
+	done
+}
+
+@test "tcsh: a # inside a word and a \\ inside \"...\" hide no here-document" {
+	command -v tcsh >/dev/null || skip "no tcsh"
+	local cmd
+	for cmd in 'echo step1#don'"'"'t\ncat <<EOF\n${{ matrix.v }}\nEOF' \
+	    'echo \"C:\\\\\" <<EOF\n${{ matrix.v }}\nEOF'; do
+		printf 'defaults: {shell: tcsh}\njobs:\n  t:\n    matrix: {v: ["`touch PWNED1`"]}\n    run: "%s"\n' "$cmd" > jobs.yaml
+		run "$WSPX" run jobs.yaml
+		echo "$cmd: $output"
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"follows a << of csh"* ]]
+		nopwned
+	done
+}
+
+@test "a value after a word's } or ) is a word, not a comment: one word, no glob" {
+	touch zzfile1 zzfile2
+	cat > jobs.yaml <<'Y'
+jobs:
+  t:
+    matrix: {a: ["x"], b: ["* y"]}
+    run: printf '<%s>\n' ${{ matrix.a }}#${{ matrix.b }} $(echo z)#${{ matrix.b }}
+Y
+	for sh in sh dash bash; do
+		command -v "$sh" >/dev/null || continue
+		sed -i "1i defaults: {shell: $sh}" jobs.yaml
+		run "$WSPX" run jobs.yaml
+		sed -i 1d jobs.yaml
+		[ "$status" -eq 0 ]
+		[ "$output" = "$(printf '<x#* y>\n<z#* y>')" ]
+	done
+}
+
+@test "--dry-run shows values safely, and the joblog names the jobs: neither can run a value" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  t:
+    matrix: {v: ["$(touch PWNED1) `touch PWNED2` \" ' \\ x\nEOF\n*"]}
+    run: |
+      echo "d ${{ matrix.v }}" 's ${{ matrix.v }}' w ${{ matrix.v }} # c ${{ matrix.v }}
+      cat <<EOF
+      h ${{ matrix.v }}
+      EOF
+      false
+Y
+	"$WSPX" run --dry-run jobs.yaml | sh || true
+	nopwned
+	run "$WSPX" run --joblog log jobs.yaml
+	[ "$status" -eq 1 ]
+	[ "$(cut -f9 log | tail -1)" = "t[v=\$(touch PWNED1) \`touch PWNED2\` \" ' \\\\ x\\nEOF\\n*]" ]
+	run "$WSPX" --retry-failed --joblog log < /dev/null
+	nopwned
 }

@@ -86,6 +86,9 @@ test_posix(void)
 	expect(WSPX__SH_POSIX, "echo \\$x " E, "w");
 	expect(WSPX__SH_POSIX, "echo 'it''s' \"q\\\"" E "\"", "d");
 	expect(WSPX__SH_POSIX, "echo none", "");
+	/* (a # after } or ) is in a word, not a comment) */
+	expect(WSPX__SH_POSIX, "echo ${X}#" E " $(c)#" E, "ww");
+	expect(WSPX__SH_POSIX, "[ \"" E "\" = x ] && [[ " E " == y ]]", "dw");
 }
 
 static void
@@ -100,6 +103,18 @@ test_posix_refused(void)
 	refused(WSPX__SH_POSIX, "echo \\" E, "backslash");
 	refused(WSPX__SH_POSIX, "echo \"`echo " E "`\"", "`...` inside");
 	refused(WSPX__SH_POSIX, "cat <<" E "\nx\n", "delimiter");
+	/* arithmetic and subscripts wherever they are, whatever the
+	 * scanner makes of the quotes */
+	refused(WSPX__SH_POSIX, "for((i=0;i<" E ";i++)); do :; done",
+	    "arithmetic");
+	refused(WSPX__SH_POSIX, "a=([" E "]=1)", "subscript");
+	refused(WSPX__SH_POSIX, "echo \"$a[" E "]\"", "subscript");
+	refused(WSPX__SH_POSIX, "echo ${HOME}#$((" E "))", "arithmetic");
+	refused(WSPX__SH_POSIX, "echo \"${x#'\"'}\" $((" E "))",
+	    "arithmetic");
+	refused(WSPX__SH_POSIX, "echo \"price: $" E "\"", "after a $");
+	refused(WSPX__SH_POSIX, "cat <<'END X'\n" E "\nEND X",
+	    "not a plain word");
 }
 
 static void
@@ -110,8 +125,15 @@ test_fish_csh(void)
 	expect(WSPX__SH_FISH, "echo 'a\\'" E "' # " E, "sc");
 	expect(WSPX__SH_CSH, "echo " E " \"" E "\" '" E "' `echo " E "`",
 	    "wdsw");
-	refused(WSPX__SH_CSH, "cat <<EOF\n" E "\nEOF", "csh here-document");
-	refused(WSPX__SH_CSH, "cat <<'EOF'\n" E "\nEOF", "csh here-document");
+	refused(WSPX__SH_CSH, "cat <<EOF\n" E "\nEOF", "<< of csh");
+	refused(WSPX__SH_CSH, "cat <<'EOF'\n" E "\nEOF", "<< of csh");
+	/* (tcsh: a # inside a word starts a comment; \ escapes nothing in
+	 * "...": either could hide a here-document from a scanner) */
+	refused(WSPX__SH_CSH, "echo a#don't\ncat <<EOF\n" E "\nEOF",
+	    "<< of csh");
+	refused(WSPX__SH_CSH, "echo \"C:\\\" <<EOF\n" E "\nEOF",
+	    "<< of csh");
+	expect(WSPX__SH_CSH, "echo a#" E, "c");
 }
 
 /* A command nested deeper than the scanner follows is taken if no
