@@ -741,7 +741,9 @@ wspx__shellctx_scan(const char *s, size_t n, enum wspx__shlang lang,
 		free(sc.pend[k].delim);
 	if (i == FAIL)
 		return -1;
-	qsort(out->edits, out->n, sizeof(*out->edits), bystart);
+	/* (no edits: edits is NULL, which qsort() may not be given) */
+	if (out->n > 1)
+		qsort(out->edits, out->n, sizeof(*out->edits), bystart);
 	return 0;
 }
 
