@@ -119,9 +119,11 @@ notrun(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	atomic_fetch_add_explicit(&gr->src->stats->submitted, 1,
 	    memory_order_relaxed);
 	stats_ended(gr->src->stats, -1, false, true);
+	/* (its turn in the output is taken, with a line or none) */
 	if (wspx__output_open(gr->src->out, j->cj.ej.seq, NULL, &oj) == 0) {
-		(void)wspx__output_write(gr->src->out, oj, 2, msg->s,
-		    msg->len);
+		if (msg->len > 0)
+			(void)wspx__output_write(gr->src->out, oj, 2, msg->s,
+			    msg->len);
 		wspx__output_close(gr->src->out, oj);
 	}
 	wspx__graph_done(gr->graph, w, j->index);
