@@ -227,11 +227,12 @@ wspx__exec_complete(struct wspx__execjob *job)
 
 	if (!job->opened)
 		skipoutput(x, job);
+	/* (the halt first: once its message is out, nothing new starts) */
 	if ((r->started || r->error != -ECANCELED) && wspx__exec_countend(x, r,
 	    job->ignorefail)) {
+		wspx__exec_halt(x);
 		if (x->o.ops->halted != NULL)
 			x->o.ops->halted(x->o.ctx, job);
-		wspx__exec_halt(x);
 	}
 	x->o.ops->finished(x->o.ctx, job);
 	WSPX_MUST(pthread_mutex_lock(&x->lock));

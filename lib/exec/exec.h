@@ -139,8 +139,9 @@ struct wspx__exec_ops {
 	 * work-stealing worker). */
 	void (*ended)(void *ctx, struct wspx__execjob *job);
 	/* The halt policy was met as job ended: nothing new starts (and with
-	 * now, the running jobs are stopped).  Once, before job's finished,
-	 * on the thread that finishes it; may be NULL. */
+	 * now, the running jobs are stopped), already when this is called.
+	 * Once, before job's finished, on the thread that finishes it; may
+	 * be NULL. */
 	void (*halted)(void *ctx, struct wspx__execjob *job);
 	/* Jobs wait: memory (then value is the bytes available) or the load
 	 * (value: the load average) keeps them from starting.  Once each

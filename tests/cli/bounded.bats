@@ -27,7 +27,7 @@ P
 	cat out
 	[ "$(cat st)" -eq 255 ]
 	grep -q "jobs.yaml:248:3: the file has more than 1000000 jobs, legs counted, with this one" out
-	[ "$kb" -lt 102400 ]
+	[ "$kb" -lt "$(rsslimit)" ]
 }
 
 @test "a 4,096-leg job with 5,000 expressions is checked once, not once a leg" {

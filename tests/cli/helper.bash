@@ -96,3 +96,9 @@ waitstatus() {
 	st=0
 	wait "$1" || st=$?
 }
+
+# 100 MB in KiB; three times that under ASan (make check-asan sets
+# ASAN_OPTIONS), whose shadow memory counts in the RSS.
+rsslimit() {
+	if [ -n "${ASAN_OPTIONS:-}" ]; then echo 307200; else echo 102400; fi
+}

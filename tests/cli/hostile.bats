@@ -19,7 +19,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
 	    timeout 20 "$WSPX" check jobs.yaml)
 	st=$(cat st)
 	echo "status $st, $kb KB: $(head -c 300 out)"
-	[ "$kb" -lt 102400 ]
+	[ "$kb" -lt "$(rsslimit)" ]
 	[ "$st" -ne 124 ]
 	if [ "$st" -ne 0 ]; then
 		[ "$st" -eq 255 ]
