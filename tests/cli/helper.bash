@@ -97,8 +97,13 @@ waitstatus() {
 	wait "$1" || st=$?
 }
 
-# 100 MB in KiB; three times that under ASan (make check-asan sets
-# ASAN_OPTIONS), whose shadow memory counts in the RSS.
+# 100 MB in KiB; three times that under ASan or TSan (make check-asan
+# and check-tsan set ASAN_OPTIONS and TSAN_OPTIONS), whose shadow memory
+# counts in the RSS.
 rsslimit() {
-	if [ -n "${ASAN_OPTIONS:-}" ]; then echo 307200; else echo 102400; fi
+	if [ -n "${ASAN_OPTIONS:-}${TSAN_OPTIONS:-}" ]; then
+		echo 307200
+	else
+		echo 102400
+	fi
 }
