@@ -420,14 +420,14 @@ Y
 @test "if: cancelled() and always() jobs start after a --halt soon; others are cancelled" {
 	cat > jobs.yaml <<'Y'
 jobs:
-  bad: {run: "exit 1"}
-  slow: {run: "until grep -q 'starting no more jobs' err; do sleep 0.05; done"}
+  bad: {run: "until [ -e slow.started ]; do sleep 0.05; done; exit 1"}
+  slow: {run: "touch slow.started; until grep -q 'starting no more jobs' err; do sleep 0.05; done"}
   next: {run: "echo next", needs: [slow]}
   cleanup: {run: "echo cleanup", needs: [slow], if: cancelled()}
   always: {run: "echo always", needs: [slow], if: always()}
 Y
-	# (slow ends once the halt is said, and so in force: no race with
-	# bad's end, however loaded the machine)
+	# (bad fails once slow runs, and slow ends once the halt is said,
+	# and so in force: no race, however loaded the machine)
 	run sh -c '"$WSPX" run -j3 --halt soon,fail=1 jobs.yaml 2>err; st=$?; cat err; exit $st'
 	[ "$status" -eq 1 ]
 	[[ "$output" == *cleanup* ]]
