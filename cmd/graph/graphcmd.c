@@ -413,13 +413,10 @@ getvar(char *const *envp, const char *name)
 	return NULL;
 }
 
-/* The program prog, looked up in the job's PATH (which may not be
- * wspx's): a malloc'd path, or NULL to let the spawn look (a name with a
- * /, none found: its error names the program). */
-static char *
-findprog(char *const *envp, const char *prog)
+char *
+graphcmd_findprog(const char *path, const char *prog)
 {
-	const char *path = getvar(envp, "PATH"), *p, *end;
+	const char *p, *end;
 	struct buf b = { NULL, 0, 0 };
 
 	if (path == NULL || strchr(prog, '/') != NULL)
@@ -511,7 +508,8 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	cmd->argv = argvfor(jj, &sh, lang, run.s + (gr->c->remote.hosts.n >
 	    0 ? 7 : 0), &shelled);
 	free(j->progpath);
-	j->progpath = shelled ? NULL : findprog(j->envp, cmd->argv[0]);
+	j->progpath = shelled ? NULL : graphcmd_findprog(getvar(j->envp,
+	    "PATH"), cmd->argv[0]);
 	cmd->file = j->progpath;
 	j->cj.cmdtext = buftake(&show);
 	if (gr->c->remote.hosts.n > 0) {

@@ -119,6 +119,12 @@ void graphcmd_bargs(struct graphrun *gr, struct gjob *j);
  * its directory.  Returns a malloc'd string. */
 char *graphcmd_text(struct graphrun *gr, const struct gjob *j);
 
+/* The program prog looked up in path (a PATH's value; may be NULL), as
+ * execvp() would: a malloc'd path, or NULL if prog has a / or none was
+ * found (the spawn then looks, and its error names the program).  For a
+ * job's own PATH, which may not be wspx's, and for checking shell:. */
+char *graphcmd_findprog(const char *path, const char *prog);
+
 /* j's directory, its dir: expanded.  Returns a malloc'd string. */
 char *graphcmd_dir(struct graphrun *gr, const struct gjob *j);
 

@@ -42,23 +42,13 @@ jobfile_command(const char *word)
 static bool
 runnable(const char *prog)
 {
-	const char *path = getenv("PATH"), *p, *end;
-	bool found = false;
-	char *f;
+	char *found;
 
 	if (strchr(prog, '/') != NULL)
 		return access(prog, X_OK) == 0;
-	for (p = path != NULL ? path : ""; !found; p = end + 1) {
-		end = p + strcspn(p, ":");
-		f = xmalloc((size_t)(end - p) + strlen(prog) + 2);
-		sprintf(f, "%.*s%s%s", (int)(end - p), p, end > p ? "/" : "",
-		    prog);
-		found = access(f, X_OK) == 0;
-		free(f);
-		if (*end == '\0')
-			break;
-	}
-	return found;
+	found = graphcmd_findprog(getenv("PATH"), prog);
+	free(found);
+	return found != NULL;
 }
 
 /* Every shell: that cannot run, as an error at its place; returns how
