@@ -600,11 +600,11 @@ regular(const char *file)
 /* The directory the jobs run in: the job file's, or the current one for
  * a file that is not a regular file. */
 static char *
-basedir(const char *file)
+basedir(const char *file, bool isregular)
 {
 	const char *slash = strrchr(file, '/');
 
-	if (!regular(file) || slash == NULL)
+	if (!isregular || slash == NULL)
 		return xstrdup(".");
 	if (slash == file)
 		return xstrdup("/");
@@ -691,8 +691,8 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	gr.c = c;
 	gr.jf = jf;
 	gr.file = file;
-	gr.base = basedir(file);
 	gr.regular = regular(file);
+	gr.base = basedir(file, gr.regular);
 	if ((gr.basefd = open(gr.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		fatal("%s:", gr.base);
 	gr.src = &src;
