@@ -110,7 +110,8 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
-	cmd/graph/jobfilecmd.o cmd/graph/jobselect.o cmd/main.o
+	cmd/graph/jobfilecmd.o cmd/graph/jobselect.o \
+	cmd/graph/joblist.o cmd/graph/stepsummary.o cmd/main.o
 # Unit tests, one per module: those of the runtime and os/, then the
 # engine's.
 RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \

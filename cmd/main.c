@@ -18,6 +18,7 @@
 #include "graph/jobfilecmd.h"
 #include "options/options.h"
 #include "options/optvalue.h"
+#include "report/resume.h"
 #include "run/run.h"
 #include "util/util.h"
 #include "wspx.h"
@@ -226,15 +227,33 @@ freeremote(struct remoteconf *rc)
 	free(rc->ret);
 }
 
-/* A command for job files (run, check, list, graph) at argv[first], its
- * own options after it. */
+/* A command for job files (run, check, list, graph) at argv[first]: its
+ * words (FILE, jobs, NAME=value) with options anywhere among them, as
+ * make and ninja take theirs (`wspx run jobs.yaml --force`); after --,
+ * words only. */
 static int
 jobfile(struct config *c, int argc, char **argv, int first)
 {
-	int more = first + options_parse(c, argc - first, argv + first);
-	int status = jobfile_main(c, argv[first], argv + more,
-	    (size_t)(argc - more));
+	char **words = xcalloc((size_t)argc + 1, sizeof(*words));
+	size_t n = 0;
+	int i, dd, status;
 
+	c->jobfilecmd = true;	/* (for its --help) */
+	for (dd = first + 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	for (i = first + 1; i < dd;) {
+		if (argv[i][0] != '-' || argv[i][1] == '\0') {
+			words[n++] = argv[i++];
+			continue;
+		}
+		/* (options_parse() takes its argv[0] for the program's
+		 * name, and stops at the next word) */
+		i += options_parse(c, dd - i + 1, argv + i - 1) - 1;
+	}
+	for (i = dd + 1; i < argc; i++)
+		words[n++] = argv[i];
+	status = jobfile_main(c, argv[first], words, n);
+	free(words);
 	freeremote(&c->remote);
 	return status;
 }
@@ -253,6 +272,9 @@ main(int argc, char **argv)
 	    strcmp(argv[first - 1], "--") != 0)
 		return jobfile(&c, argc, argv, first);
 	parsecommand(&c, argc, argv, first);
+	if (c.json || c.quiet)
+		badusage("%s is for job files (see " PROGNAME "(5))", c.json ?
+		    "--json" : "--quiet");
 	if (c.mode == WSPX_OUT_UNGROUP && c.keep)
 		conflict("-u and -k", "ungrouped output has no order");
 	if (c.mode == WSPX_OUT_UNGROUP && (c.tag || c.tagstring != NULL))
@@ -260,8 +282,7 @@ main(int argc, char **argv)
 		    "cannot be tagged");
 	if (c.resume != RESUME_NONE && c.joblog == NULL)
 		badusage("%s needs --joblog FILE: the joblog of the run to "
-		    "resume", c.resume == RESUME ? "--resume" : c.resume ==
-		    RESUME_FAILED ? "--resume-failed" : "--retry-failed");
+		    "resume", resume_option(c.resume));
 	if (c.resume == RETRY_FAILED) {
 		/* the commands are the joblog's, as in GNU parallel */
 		c.command = NULL;

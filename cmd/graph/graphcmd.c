@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "input/template.h"
+#include "report/failures.h"
 #include "jobfile/shellctx.h"
 #include "util/buf.h"
 #include "util/util.h"
@@ -295,8 +296,9 @@ overridden(const char *e, char **over, size_t n)
 }
 
 /* The settings of the job's own environment into over (each malloc'd):
- * the file's env, the defaults', the job's (a later one wins), then the
- * values of its command's expressions.  Returns how many. */
+ * the file's env, the defaults', the job's, the command line's NAME=value
+ * (a later one wins), then the values of its command's expressions.
+ * Returns how many. */
 static size_t
 settings(struct graphrun *gr, const struct gjob *j, const struct values *v,
     char **over)
@@ -317,6 +319,8 @@ settings(struct graphrun *gr, const struct gjob *j, const struct values *v,
 		over[n++] = buftake(&b);
 		free(val);
 	}
+	for (i = 0; i < gr->nvars; i++)
+		over[n++] = xstrdup(gr->vars[i]);
 	for (i = 0; i < v->n; i++)
 		over[n++] = xstrdup(v->env[i]);
 	return n;
@@ -329,7 +333,8 @@ environment(struct graphrun *gr, struct gjob *j, const struct values *v)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	size_t n = 0, i, k = 0, nover;
-	char **over = xcalloc(jj->nenv + v->n + 4, sizeof(char *)), **env;
+	char **over = xcalloc(jj->nenv + gr->nvars + v->n + 4,
+	    sizeof(char *)), **env;
 	struct buf b = { NULL, 0, 0 };
 
 	nover = settings(gr, j, v, over);
@@ -474,6 +479,21 @@ argvfor(const struct wspx__jfjob *jj, const struct shell *sh,
 	return argv;
 }
 
+/* What a dry run and -v show of j: "# NAME", then its command (a
+ * comment: `--dry-run | sh` still runs the commands, and nothing of the
+ * name, whose values are escaped onto the one line). */
+static char *
+shown(const struct wspx__jfjob *jj, const char *text)
+{
+	struct buf b = { NULL, 0, 0 };
+
+	bufadds(&b, "# ");
+	bufescaped(&b, jj->name, strlen(jj->name), 200);
+	bufaddc(&b, '\n');
+	bufadds(&b, text);
+	return buftake(&b);
+}
+
 /* j's command into cmd: a builtin's name (a dry run shows it), or its
  * script.  On another host the script runs in the host's sh, in a
  * subshell of wspx's script, with set -e first. */
@@ -492,8 +512,8 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	if (jj->builtin != NULL) {
 		bufprintf(&show, "builtin %s", jj->builtin);
 		cmd->argv = line_argv("true");
-		cmd->text = buftake(&show);
-		j->cj.cmdtext = xstrdup(cmd->text);
+		j->cj.cmdtext = buftake(&show);
+		cmd->text = shown(jj, j->cj.cmdtext);
 		return;
 	}
 	jobshell(jj, &sh, &lang);
@@ -517,13 +537,15 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 		return;
 	}
 	free(run.s);
-	cmd->text = xstrdup(j->cj.cmdtext);
+	cmd->text = gr->c->dryrun || gr->c->showcmd ? shown(jj,
+	    j->cj.cmdtext) : xstrdup(j->cj.cmdtext);
 }
 
 int
 graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 {
 	struct stat st;
+	char *text;
 	int rc;
 
 	free(j->cj.cmdtext);
@@ -549,9 +571,10 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	else
 		return 0;
 	/* "cannot run CMD in dir DIR: reason": the directory is at fault */
-	free(j->cj.cmdtext);
-	j->cj.cmdtext = xmalloc(strlen(cmd->text) + strlen(j->dir) + 9);
-	sprintf(j->cj.cmdtext, "%s in dir %s", cmd->text, j->dir);
+	text = j->cj.cmdtext;
+	j->cj.cmdtext = xmalloc(strlen(text) + strlen(j->dir) + 9);
+	sprintf(j->cj.cmdtext, "%s in dir %s", text, j->dir);
+	free(text);
 	return rc;
 }
 
@@ -638,7 +661,7 @@ settingsid(struct graphrun *gr, const struct gjob *j, const struct values *v,
     struct buf *b)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	char **over = xcalloc(jj->nenv + v->n + 1, sizeof(char *));
+	char **over = xcalloc(jj->nenv + gr->nvars + v->n + 1, sizeof(char *));
 	size_t i, n = settings(gr, j, v, over);
 
 	for (i = 0; i < n; i++) {

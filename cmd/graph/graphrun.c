@@ -78,8 +78,8 @@ upfailed(const struct graphrun *gr, const struct gjob *j)
 /* Why job j does not run: its own if:, when it has one that asks about
  * failures or cancels; else the first need that failed or did not
  * succeed, or a failure further up. */
-static void
-skipreason(struct graphrun *gr, struct gjob *j, struct buf *b)
+void
+graphrun_skipreason(struct graphrun *gr, struct gjob *j, struct buf *b)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	const struct gjob *n;
@@ -105,6 +105,14 @@ skipreason(struct graphrun *gr, struct gjob *j, struct buf *b)
 		bufadds(b, "its if: is false");
 }
 
+/* Count one job's outcome, for the last line. */
+static void
+count(_Atomic(size_t) *n)
+{
+	/* relaxed: a count, read once every job is over */
+	atomic_fetch_add_explicit(n, 1, memory_order_relaxed);
+}
+
 /* Job j does not run (outcome says why): count it as skipped, print
  * msg (a line) in its turn in the output, and release its
  * dependents. */
@@ -119,6 +127,7 @@ notrun(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	atomic_fetch_add_explicit(&gr->src->stats->submitted, 1,
 	    memory_order_relaxed);
 	stats_ended(gr->src->stats, -1, false, true);
+	(void)stats_position(gr->src->stats);
 	/* (its turn in the output is taken, with a line or none) */
 	if (wspx__output_open(gr->src->out, j->cj.ej.seq, NULL, &oj) == 0) {
 		if (msg->len > 0)
@@ -139,14 +148,13 @@ skip(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	struct buf b = { NULL, 0, 0 };
 
 	if (cancelled) {
-		/* relaxed: a count, read once every job is over */
-		atomic_fetch_add_explicit(&gr->notstarted, 1,
-		    memory_order_relaxed);
+		count(&gr->notstarted);
 		notrun(gr, w, j, OUT_CANCELLED, &b);
 		return;
 	}
+	count(&gr->nskipped);
 	bufmsg(&b, "skipped %s: ", gr->jf->jobs[j->index].name);
-	skipreason(gr, j, &b);
+	graphrun_skipreason(gr, j, &b);
 	bufaddc(&b, '\n');
 	notrun(gr, w, j, OUT_SKIPPED, &b);
 	free(b.s);
@@ -267,11 +275,19 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 		return;
 	}
 	/* (a line each only with -v or -t: a no-op run of 5,000 jobs is
-	 * one line at the end) */
+	 * one line at the end; a job whose outputs others read runs, as it
+	 * would if up to date: they are not kept) */
+	if (gr->done != NULL && gr->done[i] && !jj->outputs_used) {
+		count(&gr->resumed);
+		if (gr->c->showcmd || gr->c->verbose)
+			bufmsg(&b, "%s was done before (%s)\n", jj->name,
+			    resume_option(gr->c->resume));
+		notrun(gr, w, j, OUT_UPTODATE, &b);
+		free(b.s);
+		return;
+	}
 	if (uptodate(gr, w, j)) {
-		/* relaxed: a count, read once every job is over */
-		atomic_fetch_add_explicit(&gr->uptodate, 1,
-		    memory_order_relaxed);
+		count(&gr->uptodate);
 		if (gr->c->showcmd || gr->c->verbose)
 			bufmsg(&b, "%s is up to date\n", jj->name);
 		notrun(gr, w, j, OUT_UPTODATE, &b);
@@ -299,12 +315,30 @@ over(struct wspx_worker *w, struct wspx_job *job)
 	wspx__graph_done(gr->graph, w, j->index);
 }
 
+/* The line of j's stderr that says why it failed, if it did (for the
+ * step summary); oj its output. */
+static void
+keeperrline(struct gjob *j, const struct wspx__outjob *oj)
+{
+	char tail[1024];
+	size_t n;
+
+	free(j->errline);
+	j->errline = NULL;
+	if (oj == NULL || j->cj.ej.result.status == 0)
+		return;
+	n = wspx__output_errtail(oj, tail, sizeof(tail));
+	j->errline = stepsummary_errline(tail, n);
+}
+
 /* An attempt of j ran (the executor's ran): its outputs. */
 static bool
 ran(void *ctx, struct cmdjob *cj, struct wspx__outjob *oj)
 {
-	return graphstate_outputs(ctx, wspx_container_of(cj, struct gjob, cj),
-	    oj);
+	struct gjob *j = wspx_container_of(cj, struct gjob, cj);
+
+	keeperrline(j, oj);
+	return graphstate_outputs(ctx, j, oj);
 }
 
 /* The executor is done with j (run/jobcalls.c's finished): its outcome,
@@ -320,17 +354,19 @@ finished(void *ctx, struct cmdjob *cj)
 	 * for its dependents' if) */
 	if (!r->started && r->error == -ECANCELED) {
 		j->outcome = OUT_CANCELLED;
-		/* relaxed: a count, read once every job is over */
-		atomic_fetch_add_explicit(&gr->notstarted, 1,
-		    memory_order_relaxed);
+		count(&gr->notstarted);
 	} else if (r->started && r->killsig != 0 && !r->timedout &&
-	    !r->evicted && cancelled(gr))
+	    !r->evicted && cancelled(gr)) {
 		j->outcome = OUT_CANCELLED;
-	else if ((j->failed = wspx__exec_failed(r) && !gr->c->dryrun) &&
-	    !gr->jf->jobs[j->index].continue_on_error)
+		count(&gr->nstopped);
+	} else if ((j->failed = wspx__exec_failed(r) && !gr->c->dryrun) &&
+	    !gr->jf->jobs[j->index].continue_on_error) {
 		j->outcome = OUT_FAILED;
-	else
+		count(&gr->nfailed);
+	} else {
 		j->outcome = OUT_OK;	/* (continue-on-error: as if it were) */
+		count(j->failed ? &gr->nfailed : &gr->nok);
+	}
 	/* A builtin ends on a worker already, which goes on with its end
 	 * (bdone); a command's end goes from its blocking thread to the
 	 * pool. */
@@ -366,8 +402,11 @@ bdone(struct wspx_worker *w, struct wspx__bcall *c)
 		r->error = -ECANCELED;
 	} else
 		r->status = c->status == 0 ? 0 : 1 << 8;	/* exit 1 */
-	r->bytes = wspx__output_bytes(j->oj);
-	r->outbytes = wspx__output_stdout_bytes(j->oj);
+	if (j->oj != NULL) {
+		r->bytes = wspx__output_bytes(j->oj);
+		r->outbytes = wspx__output_stdout_bytes(j->oj);
+	}
+	keeperrline(j, j->oj);
 	r->attempt = 1;
 	if (c->dirfd >= 0 && c->dirfd != gr->basefd)
 		close(c->dirfd);
@@ -509,28 +548,6 @@ watchtick(struct wspx_worker *w, struct wspx_job *job)
 }
 
 /* Run the graph, given the run's machinery (the job source's run). */
-/* One line for the jobs that were up to date, one for those a stop or a
- * halt kept from starting. */
-static void
-notstarted(struct graphrun *gr, const struct jobsource *f)
-{
-	/* relaxed: every job is over (graph_wait) */
-	size_t u = atomic_load_explicit(&gr->uptodate, memory_order_relaxed);
-	size_t n = atomic_load_explicit(&gr->notstarted,
-	    memory_order_relaxed);
-	struct buf b = { NULL, 0, 0 };
-
-	if (u > 0)
-		bufmsg(&b, "%zu job%s up to date\n", u, u == 1 ? "" : "s");
-	if (n > 0)
-		bufmsg(&b, "%zu job%s not started: the run was %s\n", n,
-		    n == 1 ? "" : "s", wspx__exec_stopped(f->x) ? "stopped" :
-		    "halted");
-	if (b.len > 0)
-		wspx__output_note(f->out, b.s, b.len);
-	free(b.s);
-}
-
 static void
 rungraph(void *ctx, const struct jobsource *f)
 {
@@ -555,7 +572,6 @@ rungraph(void *ctx, const struct jobsource *f)
 	    WATCH_NS, &wt.job);
 	wspx__graph_start(gr->graph);
 	wspx__graph_wait(gr->graph);
-	notstarted(gr, f);
 	/* The last tick must have run before wt goes: it is queued in the
 	 * timer (fired now) or about to be (at most a tick later). */
 	WSPX_MUST(pthread_mutex_lock(&wt.lock));
@@ -630,13 +646,67 @@ setupjobs(struct graphrun *gr)
 		WSPX_MUST(pthread_mutex_init(&gr->pools[i].lock, NULL));
 }
 
+/* ", 3 ok" to b, if n is not 0; *parts counts those written, *last
+ * keeps the last's n. */
+static void
+part(struct buf *b, _Atomic(size_t) *c, const char *what, size_t *parts,
+    size_t *last)
+{
+	/* relaxed: every job is over */
+	size_t n = atomic_load_explicit(c, memory_order_relaxed);
+
+	if (n == 0)
+		return;
+	bufprintf(b, "%s%zu %s", *parts > 0 ? ", " : "", n, what);
+	(*parts)++;
+	*last = n;
+}
+
+/* The run's last line: "wspx: 10 jobs in 3.2s: 7 ok, 1 failed, 2
+ * skipped", "wspx: 5 jobs up to date in 0.0s" (one kind: said once),
+ * "wspx: 6 jobs in 1.2s, interrupted by SIGINT: 3 ok, 1 stopped, 2 not
+ * started"; a dry run's, with no time, "wspx: 7 jobs: 4 would run, 3 up
+ * to date". */
+static void
+lastline(struct graphrun *gr, const char *stopped, double elapsed)
+{
+	struct buf p = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	size_t parts = 0, last = 0;
+	char t[32];
+
+	part(&p, &gr->nok, gr->c->dryrun ? "would run" : "ok", &parts, &last);
+	part(&p, &gr->nfailed, "failed", &parts, &last);
+	part(&p, &gr->nskipped, "skipped", &parts, &last);
+	part(&p, &gr->uptodate, "up to date", &parts, &last);
+	part(&p, &gr->resumed, "done before", &parts, &last);
+	part(&p, &gr->nstopped, "stopped", &parts, &last);
+	part(&p, &gr->notstarted, "not started", &parts, &last);
+	stats_duration(t, sizeof(t), elapsed);
+	if (gr->c->dryrun)
+		t[0] = '\0';
+	bufprintf(&b, "%zu job%s", gr->nselected, gr->nselected == 1 ? "" :
+	    "s");
+	if (parts == 1 && last == gr->nselected && stopped == NULL)
+		bufprintf(&b, " %s%s%s", strchr(p.s, ' ') + 1, *t != '\0' ?
+		    " in " : "", t);
+	else
+		bufprintf(&b, "%s%s%s%s%s%s", *t != '\0' ? " in " : "", t,
+		    stopped != NULL ? ", " : "", stopped != NULL ? stopped : "",
+		    parts > 0 ? ": " : "", parts > 0 ? p.s : "");
+	fprintf(stderr, PROGNAME ": %s\n", b.s);
+	stepsummary_write(gr, b.s);
+	free(p.s);
+	free(b.s);
+}
+
 /* What is left when the run is over, or stopped by a signal. */
 static void
-endgraph(void *ctx)
+endgraph(void *ctx, const char *stopped, double elapsed)
 {
 	struct graphrun *gr = ctx;
 	size_t i, k;
 
+	lastline(gr, stopped, elapsed);
 	graphstate_close(gr);
 	for (i = 0; i < gr->jf->njobs; i++) {
 		for (k = 0; k < gr->jobs[i].noutputs; k++) {
@@ -644,6 +714,7 @@ endgraph(void *ctx)
 			free(gr->jobs[i].outputs[k].value);
 		}
 		free(gr->jobs[i].outputs);
+		free(gr->jobs[i].errline);
 		free(gr->jobs[i].cj.tag);
 		free(gr->jobs[i].cj.cmdtext);
 	}
@@ -653,6 +724,7 @@ endgraph(void *ctx)
 	free(gr->pools);
 	free(gr->jobs);
 	free(gr->selected);
+	free(gr->done);
 	free(gr->base);
 	close(gr->basefd);
 }
@@ -680,9 +752,9 @@ jobfilehosts(struct remoteconf *rc, const struct wspx__jobfile *jf,
 }
 
 int
-graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
-    char **targets, size_t ntargets)
+graphrun(struct config *c, struct wspx__jobfile *jf, const struct jobwords *w)
 {
+	const char *file = w->file;
 	struct graphrun gr;
 	struct jobsource src;
 
@@ -691,6 +763,8 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	gr.c = c;
 	gr.jf = jf;
 	gr.file = file;
+	gr.vars = w->vars;
+	gr.nvars = w->nvars;
 	gr.regular = regular(file);
 	gr.base = basedir(file, gr.regular);
 	if ((gr.basefd = open(gr.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
@@ -698,7 +772,10 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
 	gr.src = &src;
 	jobfilehosts(&c->remote, jf, file);
 	setupjobs(&gr);
-	gr.selected = jobselect_pick(jf, file, targets, ntargets);
+	gr.selected = jobselect_pick(jf, file, w->targets, w->ntargets);
+	if (c->resume != RESUME_NONE)
+		gr.done = jobselect_resumed(jf, c->joblog, c->resume,
+		    resume_option(c->resume));
 	number(&gr);
 	graphstate_open(&gr);
 	src.run = rungraph;

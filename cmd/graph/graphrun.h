@@ -16,6 +16,7 @@
 #include "run/run.h"
 #include "wspx.h"
 
+struct buf;
 struct wspx__graph;
 struct wspx__state;
 struct wspx__timer;
@@ -59,6 +60,8 @@ struct gjob {
 	unsigned char srcdigest[32];	/* of its identity and sources,
 					 * before it started */
 	bool srcknown;			/* srcdigest could be made */
+	char *errline;			/* why it failed, from its
+					 * stderr, or NULL */
 	struct output *outputs;		/* read when it succeeded */
 	size_t noutputs;
 };
@@ -74,12 +77,16 @@ struct graphrun {
 	struct config *c;
 	struct wspx__jobfile *jf;
 	const char *file;		/* the job file as named */
+	char **vars;			/* NAME=value from the command line */
+	size_t nvars;
 	bool regular;			/* it is a regular file: it has a
 					 * directory and a state */
 	char *base;			/* the directory jobs run in */
 	int basefd;			/* it, open */
 	struct gjob *jobs;		/* jf->jobs' */
 	bool *selected;			/* the jobs to run, or NULL: all */
+	bool *done;			/* --resume and its kin: the jobs
+					 * done before, or NULL */
 	size_t nselected;
 	struct gpool *pools;
 	struct wspx__graph *graph;
@@ -89,15 +96,33 @@ struct graphrun {
 	_Atomic(bool) stopping;		/* for the builtins */
 	_Atomic(bool) killing;		/* for those that start even after
 					 * a stop: SIGKILL for all came */
+	/* How the jobs went, for the last line; each counted once its
+	 * outcome is known, relaxed, read once every job is over. */
+	_Atomic(size_t) nok;		/* succeeded */
+	_Atomic(size_t) nfailed;	/* failed (continue-on-error too) */
+	_Atomic(size_t) nskipped;	/* their if: said no */
+	_Atomic(size_t) nstopped;	/* killed by a stop or a halt */
 	_Atomic(size_t) notstarted;	/* jobs a stop kept from starting */
 	_Atomic(size_t) uptodate;	/* jobs up to date, not run */
+	_Atomic(size_t) resumed;	/* done before (--resume), not run */
 	struct jobsource *src;
 };
 
-/* Run the jobs of jf (targets: the named jobs and what they need, or
- * all) with the options of c.  Returns the exit status, as run(). */
-int graphrun(struct config *c, struct wspx__jobfile *jf, const char *file,
-    char **targets, size_t ntargets);
+/* The words of `wspx run`: the file, the jobs named (none: all), the
+ * variables given as NAME=value, which override every env: of the file
+ * (as make's command-line variables do). */
+struct jobwords {
+	const char *file;
+	char **targets;
+	size_t ntargets;
+	char **vars;
+	size_t nvars;
+};
+
+/* Run the jobs of jf (the targets of w and what they need, or all) with
+ * the options of c.  Returns the exit status, as run(). */
+int graphrun(struct config *c, struct wspx__jobfile *jf,
+    const struct jobwords *w);
 
 /* The executor's prepare for job j: its command, environment and
  * directory (graphcmd.c). */
@@ -135,6 +160,19 @@ void graphcmd_free(struct gjob *j);
  * state recorded them); prints nothing.  On worker w. */
 bool graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j);
+
+/* Why job j, skipped, did not run, to b ("needs build, which
+ * failed"). */
+void graphrun_skipreason(struct graphrun *gr, struct gjob *j, struct buf *b);
+
+/* With $GITHUB_STEP_SUMMARY set, append the table of the run's jobs and
+ * its last line to that file (stepsummary.c).  Once every job is over. */
+void stepsummary_write(struct graphrun *gr, const char *last);
+
+/* The line of a failed job's stderr that says why (errtail: its last
+ * bytes): the first that speaks of an error, else the last that is not
+ * empty; malloc'd, or NULL. */
+char *stepsummary_errline(const char *errtail, size_t n);
 
 /* Open the up-to-date state beside the job file, and make the directory
  * of the jobs' $WSPX_OUTPUT files. */

@@ -170,12 +170,11 @@ dotname(FILE *out, const char *s)
 	putc('"', out);
 }
 
-/* How a run went for each job, from its joblog (--joblog): NULL
- * without one. */
+/* How a run went for each job, from its joblog (--joblog), by the
+ * jobs' names there: NULL without one. */
 struct ran {
-	struct resume *rows;	/* the jobs that have a row */
-	struct resume *ok;	/* those whose last row succeeded */
-	uint64_t *seq;		/* each job's sequence number in that run */
+	bool *rows;		/* the jobs that have a row */
+	bool *ok;		/* those with a row that succeeded */
 };
 
 /* The attributes of job i: a builtin's box is rounded; with a joblog,
@@ -190,9 +189,9 @@ attributes(const struct wspx__jfjob *j, size_t i, const struct ran *r)
 		printf("%s;\n", j->builtin != NULL ? " [style=rounded]" : "");
 		return;
 	}
-	if (resume_done(r->ok, r->seq[i]))
+	if (r->ok[i])
 		printf(" [style=\"%sfilled\", fillcolor=palegreen];\n", round);
-	else if (resume_done(r->rows, r->seq[i]))
+	else if (r->rows[i])
 		printf(" [style=\"%sfilled\", fillcolor=salmon];\n", round);
 	else
 		printf(" [style=\"%sdashed\", color=gray50, "
@@ -246,19 +245,23 @@ refuse(const struct config *c)
 	    "input sources (-a, :::, ::::)" :
 	    c->plain != NULL ? "-I and -i" : c->hascolsep ? "--colsep" :
 	    c->maxargs != 1 ? "-n" : c->quote ? "-q" : c->skipblank ? "-r" :
-	    c->resume != RESUME_NONE ? "--resume and its kin" : c->results !=
-	    NULL ? "--results" : c->trimset ? "--trim" : c->delim != '\n' ?
-	    "-0 and -d" : c->tagstring != NULL ? "--tagstring (--tag tags "
-	    "with the job's name)" : c->total >= 0 ? "--total" : manyargs(c);
+	    c->results != NULL ? "--results" : c->trimset ? "--trim" :
+	    c->delim != '\n' ? "-0 and -d" : c->tagstring != NULL ?
+	    "--tagstring (--tag tags with the job's name)" : c->total >= 0 ?
+	    "--total" : c->remote.ntransfer > 0 || c->remote.nret > 0 ||
+	    c->remote.cleanup ? "--transfer-file, --return and --cleanup" :
+	    manyargs(c);
 
-	if (what == NULL)
-		return;
-	fatal("%s: not for a job file (see " PROGNAME "(1))", what);
+	if (what != NULL)
+		fatal("%s: not for a job file (see " PROGNAME "(1))", what);
+	if (c->resume != RESUME_NONE && c->joblog == NULL)
+		badusage("%s needs --joblog FILE: the joblog of the run to "
+		    "resume", resume_option(c->resume));
 }
 
 /* wspx graph: the named jobs (or all) and what they need, coloured by
- * how the run of --joblog went, if given.  The sequence numbers of that
- * run are found again as it made them, from the same file and jobs. */
+ * how the run of --joblog went, if given, each job found there by its
+ * name. */
 static void
 graph(const struct config *c, const struct wspx__jobfile *jf,
     const char *file, char **targets, size_t n)
@@ -275,23 +278,57 @@ graph(const struct config *c, const struct wspx__jobfile *jf,
 	 * draw every job grey, as if none had run) */
 	if (access(c->joblog, R_OK) != 0)
 		fatal("--joblog %s:", c->joblog);
-	r.rows = resume_load(c->joblog, RESUME, "--joblog");
-	r.ok = resume_load(c->joblog, RESUME_FAILED, "--joblog");
-	r.seq = xcalloc(jf->njobs + 1, sizeof(*r.seq));
-	(void)jobselect_number(jf, sel, r.seq);
+	r.rows = jobselect_resumed(jf, c->joblog, RESUME, "--joblog");
+	r.ok = jobselect_resumed(jf, c->joblog, RESUME_FAILED, "--joblog");
 	printgraph(jf, sel, &r);
-	resume_free(r.rows);
-	resume_free(r.ok);
-	free(r.seq);
+	free(r.rows);
+	free(r.ok);
 	free(sel);
+}
+
+/* Whether w is NAME=value, a variable for the jobs' environment (a leg's
+ * name, job[key=value], is not: its name holds a [). */
+static bool
+isvariable(const char *w)
+{
+	const char *p = w;
+
+	if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' &&
+	    *p <= 'z')))
+		return false;
+	while (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' &&
+	    *p <= 'z') || (*p >= '0' && *p <= '9'))
+		p++;
+	return *p == '=';
+}
+
+/* Sort the words into the file (the first of the others), the jobs to
+ * run and the variables, in place: vars[0..*nvars), then the rest. */
+static void
+sortwords(const char *cmd, char **words, size_t n, size_t *nvars)
+{
+	size_t i, k = 0;
+	char *w;
+
+	for (i = 0; i < n; i++) {
+		if (!isvariable(words[i]))
+			continue;
+		if (strcmp(cmd, "run") != 0)
+			fatal("%s: a variable is only for " PROGNAME " run",
+			    words[i]);
+		w = words[i];
+		memmove(words + k + 1, words + k, (i - k) * sizeof(*words));
+		words[k++] = w;
+	}
+	*nvars = k;
 }
 
 int
 jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 {
 	struct wspx__jobfile jf;
-	const char *file;
-	size_t i;
+	struct jobwords jw;
+	size_t i, nvars;
 	int status = 0;
 
 	refuse(c);
@@ -301,23 +338,30 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 			fatal("input sources (%s): not for a job file (see "
 			    PROGNAME "(1))", words[i]);
 		}
+	if (c->json && strcmp(cmd, "list") != 0)
+		fatal("--json is for " PROGNAME " list");
+	sortwords(cmd, words, n, &nvars);
+	jw.vars = words;
+	jw.nvars = nvars;
+	words += nvars;
+	n -= nvars;
 	if (strcmp(cmd, "run") != 0 && strcmp(cmd, "graph") != 0 && n > 1)
 		fatal("%s takes one job file (see " PROGNAME " --help)", cmd);
-	file = filename(n > 0 ? words[0] : NULL);
-	load(&jf, file);
+	jw.file = filename(n > 0 ? words[0] : NULL);
+	jw.targets = n > 1 ? words + 1 : NULL;
+	jw.ntargets = n > 1 ? n - 1 : 0;
+	load(&jf, jw.file);
 	if ((strcmp(cmd, "check") == 0 || strcmp(cmd, "run") == 0) &&
-	    shells(&jf, file) > 0) {
+	    shells(&jf, jw.file) > 0) {
 		wspx__jobfile_fini(&jf);
 		return EXIT_USAGE;
 	}
 	if (strcmp(cmd, "list") == 0)
-		for (i = 0; i < jf.njobs; i++)
-			puts(jf.jobs[i].name);
+		joblist_print(c, &jf);
 	else if (strcmp(cmd, "graph") == 0)
-		graph(c, &jf, file, words + 1, n > 1 ? n - 1 : 0);
+		graph(c, &jf, jw.file, jw.targets, jw.ntargets);
 	else if (strcmp(cmd, "run") == 0)
-		status = graphrun(c, &jf, file, n > 1 ? words + 1 : NULL,
-		    n > 1 ? n - 1 : 0);
+		status = graphrun(c, &jf, &jw);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		fatal("cannot write the output:");
 	wspx__jobfile_fini(&jf);

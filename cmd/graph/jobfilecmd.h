@@ -10,6 +10,12 @@
 
 #include "options/config.h"
 
+struct wspx__jobfile;
+
+/* wspx list: the jobs, with their desc:, or as JSON with --json
+ * (joblist.c). */
+void joblist_print(const struct config *c, const struct wspx__jobfile *jf);
+
 /* Whether word is one of those commands. */
 bool jobfile_command(const char *word);
 

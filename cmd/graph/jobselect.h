@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/resume.h"
+
 struct wspx__jobfile;
 
 /* The jobs that targets[0..n) name and every job they need, as a
@@ -24,5 +26,14 @@ bool *jobselect_pick(const struct wspx__jobfile *jf, const char *file,
  * the joblog names the jobs.  Returns how many. */
 size_t jobselect_number(const struct wspx__jobfile *jf, const bool *selected,
     uint64_t *seq);
+
+/* The jobs the joblog at path (of an earlier run of the file) shows
+ * done for mode, by their names in its Command column: a malloc'd array
+ * of flags.  --resume: a job with a row; --resume-failed: one with a row
+ * that succeeded; --retry-failed: every job but those whose rows all
+ * failed and what needs them (GitHub's "re-run failed jobs").  A file
+ * that is no joblog is a fatal error naming opt, path and line. */
+bool *jobselect_resumed(const struct wspx__jobfile *jf, const char *path,
+    enum resumemode mode, const char *opt);
 
 #endif /* WSPX_JOBSELECT_H */

@@ -62,6 +62,9 @@ struct config {
 	size_t ncommand;
 	bool quote;		/* -q: run the words as they are */
 	bool nostatus;		/* --no-status */
+	bool quiet;		/* --quiet: a job file's failures only */
+	bool json;		/* --json: wspx list as JSON */
+	bool jobfilecmd;	/* options after run, check, list or graph */
 	bool progress;		/* --progress */
 	double interval;	/* --progress-interval, seconds */
 	long long total;	/* --total, or -1 */

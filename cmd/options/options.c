@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "config.h"
 #include "optvalue.h"
 #include "refused.h"
@@ -33,6 +34,7 @@ enum optid {
 	O_MAXREPL, O_EOF, O_EOFOPT, O_ARGSEP, O_ARGFILESEP, O_LINK, O_PIPE,
 	O_PIPEPART, O_BLOCK, O_RECEND, O_RECSTART, O_REGEXP, O_HEADER,
 	O_ROUNDROBIN, O_CAT, O_FIFO, O_PLUS, O_FILES, O_NOKEEP, O_SILENT,
+	O_QUIET, O_JSON,
 	O_ENV, O_SSHLOGIN, O_SLF, O_SSH, O_WORKDIR, O_TRANSFERFILE,
 	O_TRANSFER, O_RETURN, O_CLEANUP, O_TRC, O_CONTROLMASTER, O_SLURM,
 	O_SLURMCPUS, O_SLURMPARTITION, O_SLURMARGS,
@@ -231,6 +233,9 @@ static const struct option {
 	{ 0, "nok", NULL, O_NOKEEP, NULL },
 	{ 0, "no-k", NULL, O_NOKEEP, NULL },
 	{ 0, "silent", NULL, O_SILENT, "undo an earlier -v and -t" },
+	{ 0, "quiet", NULL, O_QUIET, "job files: a progress line for each "
+	    "failed job only" },
+	{ 0, "json", NULL, O_JSON, "wspx list: the jobs as JSON" },
 	{ 'S', "sshlogin", "HOSTS", O_SSHLOGIN, "run jobs on HOSTS over "
 	    "ssh (user@host:port, : for here; N: its slots; repeatable, "
 	    "comma lists)" },
@@ -308,13 +313,46 @@ samehelp(const struct option *o, char *b, size_t size)
 	return b;
 }
 
-static void
-usage(FILE *f)
+/* Whether option id makes jobs of the input or shapes them from it (or
+ * copies an input's files to a host): a job file has none, and its help
+ * leaves them out (graph/jobfilecmd.c refuses them). */
+static bool
+inputonly(enum optid id)
 {
-	char name[64], same[64];
-	const char *help;
-	size_t i;
+	switch (id) {
+	case O_ARGFILE: case O_NULL: case O_DELIM: case O_COLSEP: case O_TRIM:
+	case O_MAXARGS: case O_REPLACE: case O_REPLACEOPT: case O_SHELL:
+	case O_QUOTE: case O_NORUNEMPTY: case O_TAGSTRING: case O_TOTAL:
+	case O_RESULTS: case O_MULTI: case O_CONTEXT: case O_XARGS:
+	case O_MAXCHARS: case O_EXIT: case O_SHOWLIMITS: case O_MAXLINES:
+	case O_MAXLINESOPT: case O_MAXREPL: case O_EOF: case O_EOFOPT:
+	case O_ARGSEP: case O_ARGFILESEP: case O_LINK: case O_PIPE:
+	case O_PIPEPART: case O_BLOCK: case O_RECEND: case O_RECSTART:
+	case O_REGEXP: case O_HEADER: case O_ROUNDROBIN: case O_CAT:
+	case O_FIFO: case O_PLUS: case O_FILES: case O_TRANSFERFILE:
+	case O_TRANSFER: case O_RETURN: case O_CLEANUP: case O_TRC:
+		return true;
+	default:
+		return false;
+	}
+}
 
+/* The first lines of the help: the stdin mode's, or (jobfile) those of
+ * `wspx run --help`. */
+static void
+usagehead(FILE *f, bool jobfile)
+{
+	if (jobfile) {
+		fprintf(f, "usage: wspx run [OPTIONS] [FILE [JOB...]] "
+		    "[NAME=VALUE...]\n"
+		    "       wspx check|list|graph [FILE]\n\n"
+		    "Run the jobs of a job file (wspx(5)), each once the jobs "
+		    "it needs are over;\nwithout FILE, wspx.yml or wspx.yaml. "
+		    " NAME=VALUE sets a variable over the file's\nenv:.  "
+		    "Options may come anywhere; after --, words only.\n\n"
+		    "Options for job files:\n");
+		return;
+	}
 	fprintf(f, "usage: wspx [OPTIONS] [--] [COMMAND [ARG...]] "
 	    "[::: ARGS... | :::: FILES...]...\n"
 	    "       wspx run [OPTIONS] [FILE [JOB...]]   run a job file's "
@@ -326,7 +364,19 @@ usage(FILE *f)
 	    "sources (-a FILE too).\nReplacement strings in COMMAND: "
 	    "{} {.} {/} {//} {/.} {#} {%%} {n} {n.} {n/} {n//} {n/.} {-n}\n\n"
 	    "Options:\n");
+}
+
+static void
+usage(FILE *f, bool jobfile)
+{
+	char name[64], same[64];
+	const char *help;
+	size_t i;
+
+	usagehead(f, jobfile);
 	for (i = 0; i < NOPTIONS; i++) {
+		if (jobfile && inputonly(options[i].id))
+			continue;
 		optname(name, sizeof(name), &options[i]);
 		help = options[i].help != NULL ? options[i].help :
 		    samehelp(&options[i], same, sizeof(same));
@@ -408,6 +458,8 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_FILES:		c->files = true; break;
 	case O_NOKEEP:		c->keep = false; break;
 	case O_SILENT:		c->showcmd = c->verbose = false; break;
+	case O_QUIET:		c->quiet = true; break;
+	case O_JSON:		c->json = true; break;
 	case O_ENV:		addname(&c->remote.env, &c->remote.nenv,
 				    envname(as, v)); break;
 	case O_SSHLOGIN:	addhosts(c, as, v); break;
@@ -496,7 +548,7 @@ apply(struct config *c, const struct option *o, const char *as,
 		printf("wspx %s\n", WSPX_VERSION);
 		printed();
 	case O_HELP:
-		usage(stdout);
+		usage(stdout, c->jobfilecmd);
 		printed();
 	}
 }
@@ -522,6 +574,16 @@ spelledbefore(size_t i, const char *name, size_t n)
 	return false;
 }
 
+/* Whether option o is taken by its whole name only: wspx's own options
+ * added since GNU parallel's abbreviations were settled, so that these
+ * keep meaning what they mean there (--qu is --quote, not also
+ * --quiet). */
+static bool
+wholenameonly(const struct option *o)
+{
+	return o->id == O_QUIET || o->id == O_JSON;
+}
+
 /* Report that name[0..n) begins the names of several options, each named
  * once, and exit. */
 static void
@@ -532,7 +594,8 @@ ambiguous(const char *name, size_t n)
 
 	fprintf(stderr, PROGNAME ": ambiguous option --%.*s (", (int)n, name);
 	for (i = 0; i < NOPTIONS; i++) {
-		if (!prefixof(i, name, n) || spelledbefore(i, name, n))
+		if (!prefixof(i, name, n) || spelledbefore(i, name, n) ||
+		    wholenameonly(&options[i]))
 			continue;
 		fprintf(stderr, "%s--%s", sep, options[i].longname);
 		sep = ", ";
@@ -556,6 +619,8 @@ findlong(const char *name, size_t n)
 			continue;
 		if (options[i].longname[n] == '\0')
 			return &options[i];
+		if (wholenameonly(&options[i]))
+			continue;
 		several |= found != NULL && found->id != options[i].id;
 		if (found == NULL)
 			found = &options[i];
@@ -577,6 +642,25 @@ ownname(const char *name, size_t n)
 	return false;
 }
 
+/* Report the unknown option --name[0..n), with the nearest one's name
+ * if one is near ("--jbos": did you mean --jobs?), and exit. */
+static void
+unknownlong(const char *name, size_t n)
+{
+	const char *names[NOPTIONS], *near;
+	char *word = xcalloc(1, n + 1);
+	size_t i, k = 0;
+
+	memcpy(word, name, n);
+	for (i = 0; i < NOPTIONS; i++)
+		if (options[i].longname != NULL)
+			names[k++] = options[i].longname;
+	if ((near = wspx__diag_nearest(word, names, k)) != NULL)
+		badusage("unknown option --%s (did you mean --%s?)", word,
+		    near);
+	badusage("unknown option --%s", word);
+}
+
 /* A --long option at argv[i]; returns the index of its last word. */
 static int
 longopt(struct config *c, int argc, char **argv, int i)
@@ -590,9 +674,8 @@ longopt(struct config *c, int argc, char **argv, int i)
 		refused_long(name, n, false);
 	if ((o = findlong(name, n)) == NULL)
 		refused_long(name, n, true);
-	if (o == NULL) {
-		badusage("unknown option --%.*s", (int)n, name);
-	}
+	if (o == NULL)
+		unknownlong(name, n);
 	/* (it is a prefix of a name in the table: it fits) */
 	snprintf(as, sizeof(as), "--%.*s", (int)n, name);
 	if (o->arg == NULL && eq != NULL)

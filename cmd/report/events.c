@@ -59,10 +59,14 @@ emitline(struct events *e, struct buf *b)
 /* The keys that start and end events share, from the opening brace. */
 static void
 header(struct buf *b, const char *event, uint64_t seq, unsigned slot,
-    pid_t pid, const char *command)
+    pid_t pid, const char *name, const char *command)
 {
 	bufprintf(b, "{\"event\": \"%s\", \"seq\": %llu, \"slot\": %u",
 	    event, (unsigned long long)seq, slot);
+	if (name != NULL) {
+		bufadds(b, ", \"job\": ");
+		bufjson(b, name);
+	}
 	if (pid > 0)
 		bufprintf(b, ", \"pid\": %ld", (long)pid);
 	else
@@ -73,13 +77,13 @@ header(struct buf *b, const char *event, uint64_t seq, unsigned slot,
 
 void
 events_start(struct events *e, uint64_t seq, unsigned slot, pid_t pid,
-    const char *command, double start)
+    const char *name, const char *command, double start)
 {
 	struct buf b = { NULL, 0, 0 };
 
 	if (e == NULL)
 		return;
-	header(&b, "start", seq, slot, pid, command);
+	header(&b, "start", seq, slot, pid, name, command);
 	bufprintf(&b, ", \"start\": %.6f}", start);
 	emitline(e, &b);
 }
@@ -91,7 +95,7 @@ events_end(struct events *e, const struct event_end *x)
 
 	if (e == NULL)
 		return;
-	header(&b, "end", x->seq, x->slot, x->pid, x->command);
+	header(&b, "end", x->seq, x->slot, x->pid, x->name, x->command);
 	bufprintf(&b, ", \"start\": %.6f, \"end\": %.6f, \"runtime\": %.6f",
 	    x->start, x->end, x->runtime);
 	if (x->exited)

@@ -20,6 +20,7 @@ struct event_end {
 	uint64_t seq;
 	unsigned slot;
 	pid_t pid;		/* 0: none (dry run, or it could not start) */
+	const char *name;	/* a job file's job's ("job"), or NULL */
 	const char *command;
 	double start, end;	/* Unix time, seconds */
 	double runtime;		/* seconds */
@@ -41,8 +42,9 @@ struct event_end {
 struct events *events_open(const char *path, void (*failed)(void *, int),
     void *ctx);
 
+/* A job's start; name: a job file's job's ("job"), or NULL. */
 void events_start(struct events *e, uint64_t seq, unsigned slot, pid_t pid,
-    const char *command, double start);
+    const char *name, const char *command, double start);
 void events_end(struct events *e, const struct event_end *end);
 void events_summary(struct events *e, const struct stats_final *f);
 

@@ -144,7 +144,7 @@ failures_add(struct failures *f, uint64_t seq, const char *name,
     const struct wspx__result *res, const char *errtail, size_t n)
 {
 	struct buf b = { NULL, 0, 0 };
-	size_t at;
+	size_t at, len;
 
 	/* The place in the list is taken in order of the ends. */
 	WSPX_MUST(pthread_mutex_lock(&f->lock));
@@ -162,7 +162,11 @@ failures_add(struct failures *f, uint64_t seq, const char *name,
 	bufprintf(&b, "%s: ", at == 0 ? ", the first to fail" : "");
 	bufhowended(&b, res);
 	bufadds(&b, ": ");
-	bufescaped(&b, command, strlen(command), CMD_MAX);
+	/* (a script's last newline is no line of its own) */
+	for (len = strlen(command); len > 0 && command[len - 1] == '\n';
+	    len--)
+		;
+	bufescaped(&b, command, len, CMD_MAX);
 	bufaddc(&b, '\n');
 	addtail(&b, errtail, n, n >= FAILURES_TAIL);
 	WSPX_MUST(pthread_mutex_lock(&f->lock));

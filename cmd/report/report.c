@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -90,9 +91,10 @@ report_started(struct reports *p, struct wspx__execjob *ej,
 
 	/* (a builtin runs in the process, in no slot) */
 	if (ej->result.slot > 0)
-		running_start(p->running, ej->result.slot, ej->seq, cmdtext);
+		running_start(p->running, ej->result.slot, ej->seq, name,
+		    cmdtext);
 	events_start(p->events, ej->seq, ej->result.slot, ej->result.pid,
-	    cmdtext, (double)ej->result.start_ns / 1e9);
+	    name, cmdtext, (double)ej->result.start_ns / 1e9);
 	/* (a job file's job is titled by its name, as GitHub titles a
 	 * job; the command would be a whole script) */
 	if (p->github && ej->oj != NULL) {
@@ -113,7 +115,7 @@ report_started(struct reports *p, struct wspx__execjob *ej,
 /* The end event of an attempt that ran or could not start. */
 static void
 endevent(struct reports *p, const struct wspx__execjob *ej,
-    const char *cmdtext, const char *host)
+    const char *name, const char *cmdtext, const char *host)
 {
 	const struct wspx__result *res = &ej->result;
 	bool dry = p->o.dryrun;
@@ -124,6 +126,7 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 	e.seq = ej->seq;
 	e.slot = res->slot;
 	e.pid = res->pid;
+	e.name = name;
 	e.command = cmdtext;
 	e.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 : now;
 	e.end = res->end_ns != 0 ? (double)res->end_ns / 1e9 : now;
@@ -140,7 +143,8 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 	e.killsig = res->killsig;
 	e.host = strcmp(host, ":") != 0 ? host : NULL;
 	if (!res->started)
-		events_start(p->events, e.seq, e.slot, 0, e.command, e.start);
+		events_start(p->events, e.seq, e.slot, 0, name, e.command,
+		    e.start);
 	events_end(p->events, &e);
 }
 
@@ -267,6 +271,62 @@ failedjob(struct reports *p, struct wspx__exec *x, struct wspx__execjob *ej,
 		githuberror(p, ej, name, cmdtext);
 }
 
+/* How a job ended, for its progress line: "exit 1", "killed by
+ * SIGSEGV", "timed out", "could not start". */
+static void
+bufshortend(struct buf *b, const struct wspx__result *res)
+{
+	const char *name;
+
+	if (res->timedout)
+		bufadds(b, " timed out");
+	else if (!res->started)
+		bufadds(b, " could not start");
+	else if (WIFSIGNALED(res->status) && (name = signame(WTERMSIG(
+	    res->status))) != NULL)
+		bufprintf(b, " killed by %s", name);
+	else if (WIFSIGNALED(res->status))
+		bufprintf(b, " killed by signal %d", WTERMSIG(res->status));
+	else if (WEXITSTATUS(res->status) != 0)
+		bufprintf(b, " exit %d", WEXITSTATUS(res->status));
+	else if (res->rejected)
+		bufadds(b, " outputs refused");
+}
+
+/* A job file's job is over: "[3/7] ok build 0.4s", "[4/7] FAILED
+ * test[n=2] exit 1 0.1s", before its output, as ninja and a CI log
+ * print them.  A job wspx stopped is STOPPED, not failed. */
+static void
+progressline(struct reports *p, struct wspx__execjob *ej, const char *name)
+{
+	const struct wspx__result *res = &ej->result;
+	bool failed = wspx__exec_failed(res), stopped = res->killsig != 0 &&
+	    !res->timedout && !res->evicted;
+	struct buf b = { NULL, 0, 0 };
+	char t[32];
+	int64_t total;
+
+	if (p->o.progress == PROGRESS_NONE || (p->o.progress ==
+	    PROGRESS_FAILED && (!failed || stopped)))
+		return;
+	/* relaxed: set before the first job */
+	total = atomic_load_explicit(&p->stats->total, memory_order_relaxed);
+	bufprintf(&b, "[%llu/%lld] %s ", (unsigned long long)stats_position(
+	    p->stats), (long long)total, stopped ? "STOPPED" : failed ?
+	    "FAILED" : "ok");
+	bufescaped(&b, name, strlen(name), 200);
+	if (failed && !stopped)
+		bufshortend(&b, res);
+	stats_duration(t, sizeof(t), (double)res->runtime_ns / 1e9);
+	bufprintf(&b, " %s%s\n", t, failed && ej->ignorefail ?
+	    " (continue-on-error)" : "");
+	if (ej->oj != NULL)
+		wspx__output_lead(p->out, ej->oj, b.s);
+	else
+		wspx__output_note(p->out, b.s, b.len);
+	free(b.s);
+}
+
 void
 report_ended(struct reports *p, struct wspx__exec *x,
     struct wspx__execjob *ej, const char *name, const char *cmdtext,
@@ -284,12 +344,14 @@ report_ended(struct reports *p, struct wspx__exec *x,
 		evicted(p, cmdtext);
 	if (!res->retry && !p->o.dryrun && wspx__exec_failed(res))
 		failedjob(p, x, ej, name, cmdtext);
+	if (!res->retry && name != NULL)
+		progressline(p, ej, name);
 	/* (a job file's job by its name: its identity, and no command
 	 * text that a --retry-failed of the stdin mode could run) */
 	if (p->joblog != NULL)
 		logrow(p, ej, name != NULL ? name : cmdtext, send, host);
 	if (p->events != NULL)
-		endevent(p, ej, cmdtext, host);
+		endevent(p, ej, name, cmdtext, host);
 }
 
 void

@@ -14,6 +14,11 @@
 #include "exec/output.h"
 #include "stats.h"
 
+/* A job file's progress lines ("[3/7] ok build 0.4s"): none (the
+ * stdin mode, a dry run), for the failed jobs only (--quiet, or under
+ * the status line of a terminal), or for every job. */
+enum progress_mode { PROGRESS_NONE, PROGRESS_FAILED, PROGRESS_ALL };
+
 /* What the reports are asked for, as the options give it. */
 struct report_opts {
 	bool dryrun;			/* --dry-run: no joblog, no summary */
@@ -28,12 +33,14 @@ struct report_opts {
 					 * NULL */
 	const char *joblog;		/* --joblog FILE, or NULL */
 	bool joblogappend;		/* append to it (+FILE, resuming) */
+	enum progress_mode progress;	/* a job file's lines per job */
 };
 
 struct reports {
 	struct report_opts o;		/* its strings borrowed */
 	struct wspx__output *out;	/* for notes */
 	struct running *running;	/* the running jobs, for SIGUSR1 */
+	struct stats *stats;		/* the positions of progress lines */
 	struct events *events;		/* --events, or NULL */
 	struct wspx__joblog *joblog;	/* --joblog, or NULL */
 	int metricsfd;			/* --metrics, or -1 */
@@ -45,8 +52,8 @@ struct reports {
 };
 
 /* Open the report files the options name, so that a bad path is an error
- * before any job runs (the -- options' messages, then exit 255); out and
- * running are set by the caller before the first job. */
+ * before any job runs (the -- options' messages, then exit 255); out,
+ * running and stats are set by the caller before the first job. */
 void reports_open(struct reports *p, const struct report_opts *o,
     void (*failed)(void *ctx, int err), void *ctx);
 

@@ -124,6 +124,13 @@ resume_ndone(const struct resume *r)
 	return r->ndone;
 }
 
+const char *
+resume_option(enum resumemode m)
+{
+	return m == RESUME ? "--resume" : m == RESUME_FAILED ?
+	    "--resume-failed" : "--retry-failed";
+}
+
 void
 resume_free(struct resume *r)
 {

@@ -35,4 +35,7 @@ uint64_t resume_ndone(const struct resume *r);
 
 void resume_free(struct resume *r);
 
+/* The option of mode m, for messages: "--resume-failed". */
+const char *resume_option(enum resumemode m);
+
 #endif /* WSPX_RESUME_H */

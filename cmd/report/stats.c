@@ -33,6 +33,7 @@ stats_init(struct stats *s)
 	atomic_init(&s->failed, 0);
 	atomic_init(&s->skipped, 0);
 	atomic_init(&s->total, -1);
+	atomic_init(&s->positions, 0);
 	atomic_init(&s->maxns, 0);
 	for (i = 0; i < STATS_BUCKETS; i++)
 		atomic_init(&s->hist[i], 0);
@@ -97,6 +98,14 @@ stats_ended(struct stats *s, int64_t runtime_ns, bool failed, bool skipped)
 	relaxed_add(&s->ended, 1);
 }
 
+uint64_t
+stats_position(struct stats *s)
+{
+	/* relaxed: a count; each caller gets its own */
+	return atomic_fetch_add_explicit(&s->positions, 1,
+	    memory_order_relaxed) + 1;
+}
+
 static uint64_t
 load(const _Atomic(uint64_t) *c)
 {
@@ -127,6 +136,7 @@ stats_read(const struct stats *s, struct stats_now *now)
 	started = load(&s->started);
 	submitted = load(&s->submitted);
 	now->done = ended;
+	now->submitted = submitted;
 	now->running = minus(started, ran);
 	/* queued: submitted, and neither started nor ended unstarted */
 	now->queued = minus(submitted, started + minus(ended, ran));

@@ -28,6 +28,7 @@ struct stats {
 	_Atomic(uint64_t) failed;	/* exit status not 0, or no start */
 	_Atomic(uint64_t) skipped;	/* never started: the run stopped */
 	_Atomic(int64_t) total;		/* known number of jobs, or -1 */
+	_Atomic(uint64_t) positions;	/* given by stats_position() */
 	_Atomic(int64_t) maxns;		/* longest runtime */
 	_Atomic(uint64_t) hist[STATS_BUCKETS];
 	int64_t t0;			/* CLOCK_MONOTONIC ns at the start */
@@ -39,6 +40,7 @@ struct stats_now {
 	uint64_t done;		/* ended */
 	uint64_t running;
 	uint64_t queued;	/* submitted, not started */
+	uint64_t submitted;	/* handed to the executor (or skipped) */
 	uint64_t failed;
 	uint64_t skipped;
 	int64_t total;		/* -1: not known yet */
@@ -64,6 +66,11 @@ void stats_init(struct stats *s);
 /* A job has ended; runtime_ns is its runtime if it started, else < 0. */
 void stats_ended(struct stats *s, int64_t runtime_ns, bool failed,
     bool skipped);
+
+/* The next position of a job that is over, 1 and on: the k of a job
+ * file's "[k/N]" line (one that does not run takes one too, so that the
+ * last line's is N). */
+uint64_t stats_position(struct stats *s);
 
 /* Read the counters now; any thread, never blocks the run. */
 void stats_read(const struct stats *s, struct stats_now *now);

@@ -16,6 +16,7 @@
 
 #include "base/clock.h"
 #include "os/thread.h"
+#include "running.h"
 #include "util/util.h"
 
 struct status {
@@ -61,24 +62,40 @@ eta(char *b, size_t size, const struct stats_now *n)
 		    (uint64_t)n->total - n->done : 0) / rate);
 }
 
-/* The text without the bar. */
+/* The text without the bar; with a job file's graph, the jobs waiting
+ * on their needs (neither over nor handed to the executor yet) and the
+ * running job named (run, not NULL). */
 static int
-words(char *b, size_t size, const struct stats_now *n)
+words(char *b, size_t size, const struct stats_now *n, const char *run)
 {
-	char c[64], e[32], t[32];
+	char c[64], e[32], t[32], w[48] = "";
 
 	counts(c, sizeof(c), n);
 	eta(e, sizeof(e), n);
 	stats_duration(t, sizeof(t), n->elapsed);
-	return snprintf(b, size, "wspx %s | %llu running, %llu queued, %llu "
-	    "failed | %.1f/s | %s, ETA %s", c, (unsigned long long)n->running,
-	    (unsigned long long)n->queued, (unsigned long long)n->failed,
-	    n->elapsed > 0 ? (double)n->done / n->elapsed : 0.0, t, e);
+	if (run != NULL && n->total >= 0)
+		snprintf(w, sizeof(w), ", %llu waiting", (unsigned long long)
+		    ((uint64_t)n->total > n->submitted ? (uint64_t)n->total -
+		    n->submitted : 0));
+	/* (the running job early: a narrow terminal cuts the end) */
+	return snprintf(b, size, "wspx %s%s%s | %llu running, %llu queued%s, "
+	    "%llu failed | %.1f/s | %s, ETA %s", c, run != NULL && *run !=
+	    '\0' ? " | " : "", run != NULL ? run : "", (unsigned long long)
+	    n->running, (unsigned long long)n->queued, w, (unsigned long long)
+	    n->failed, n->elapsed > 0 ? (double)n->done / n->elapsed : 0.0, t,
+	    e);
 }
 
 void
 status_format(char *b, size_t size, const struct stats_now *n,
     unsigned width)
+{
+	status_format_graph(b, size, n, width, NULL);
+}
+
+void
+status_format_graph(char *b, size_t size, const struct stats_now *n,
+    unsigned width, const char *run)
 {
 	size_t len, room, fill, i;
 
@@ -87,7 +104,7 @@ status_format(char *b, size_t size, const struct stats_now *n,
 		width = (unsigned)(size - 1);
 	if (width > 1)
 		width--;
-	len = (size_t)words(b, size, n);
+	len = (size_t)words(b, size, n, run);
 	if (len >= width) {
 		b[width] = '\0';
 		return;
@@ -111,10 +128,13 @@ static void
 drawline(struct status *s)
 {
 	struct stats_now n;
-	char b[1024];
+	char b[1024], run[128] = "";
 
 	stats_read(s->o.stats, &n);
-	status_format(b, sizeof(b), &n, termwidth(s->o.fd));
+	if (s->o.running != NULL)
+		running_longest(s->o.running, run, sizeof(run));
+	status_format_graph(b, sizeof(b), &n, termwidth(s->o.fd),
+	    s->o.running != NULL ? run : NULL);
 	wspx__output_status_set(s->o.out, b, strlen(b));
 }
 
@@ -126,7 +146,7 @@ progressline(struct status *s)
 	int len;
 
 	stats_read(s->o.stats, &n);
-	len = words(b, sizeof(b) - 1, &n);
+	len = words(b, sizeof(b) - 1, &n, NULL);
 	if (len < 0)
 		return;
 	if ((size_t)len > sizeof(b) - 2)
@@ -214,7 +234,8 @@ status_stop(struct status *s)
 	WSPX_MUST(pthread_join(s->thread, NULL));
 	if (s->o.line) {
 		wspx__output_status_end(s->o.out);
-		summary(s);
+		if (!s->o.nosummary)
+			summary(s);
 	} else {
 		progressline(s);
 	}

@@ -13,11 +13,17 @@
 #include "exec/output.h"
 #include "stats.h"
 
+struct running;
+
 struct status_opts {
 	const struct stats *stats;
 	struct wspx__output *out;	/* the terminal line goes through it */
 	int fd;				/* wspx's stderr */
 	bool line;			/* the terminal status line */
+	bool nosummary;			/* none left in its place */
+	struct running *running;	/* a job file's: the jobs waiting
+					 * on needs, the running job named;
+					 * else NULL */
 	double interval;		/* seconds between lines; plain lines:
 					 * --progress, if not line */
 };
@@ -34,5 +40,10 @@ void status_stop(struct status *s);
 /* The text of a status line width columns wide (no newline). */
 void status_format(char *b, size_t size, const struct stats_now *n,
     unsigned width);
+
+/* The same for a job file's run: with the jobs waiting on their needs,
+ * and run, the running job's name, after the rest. */
+void status_format_graph(char *b, size_t size, const struct stats_now *n,
+    unsigned width, const char *run);
 
 #endif /* WSPX_STATUS_H */

@@ -203,8 +203,8 @@ halted(void *ctx, struct wspx__execjob *ej)
 		bufadds(&b, "met");
 	else
 		bufprintf(&b, "this job %s: %s", wspx__exec_failed(res) ?
-		    "failed" : "succeeded", j->cmdtext != NULL ? j->cmdtext :
-		    "");
+		    "failed" : "succeeded", j->name != NULL ? j->name :
+		    j->cmdtext != NULL ? j->cmdtext : "");
 	bufadds(&b, "\n");
 	bufmsg(&b, "starting no more jobs%s\n",
 	    r->c->halt.when == WSPX_HALT_NOW ? ", stopping the running ones" :

@@ -330,15 +330,16 @@ static void
 startstatus(struct run *r)
 {
 	const struct config *c = r->c;
-	const char *term = getenv("TERM");
 	struct status_opts so;
 
 	memset(&so, 0, sizeof(so));
 	so.stats = &r->stats;
 	so.out = r->out;
 	so.fd = STDERR_FILENO;
-	so.line = !c->nostatus && !c->dryrun && c->mode != WSPX_OUT_UNGROUP &&
-	    isatty(STDERR_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
+	so.line = runopts_statusline(c);
+	/* (a job file's run ends with a line of its own) */
+	so.nosummary = c->source != NULL;
+	so.running = c->source != NULL ? r->running : NULL;
 	/* A few times a second on a terminal; --progress-interval off it. */
 	so.interval = so.line ? 0.2 : c->progress ? c->interval : 0;
 	r->status = status_start(&so);
@@ -444,6 +445,7 @@ setup(struct run *r, struct config *c)
 		c->maxchars = placing_maxchars(&r->placing);
 	fitfiles(c);
 	r->running = r->rep.running = running_new(c->jobs);
+	r->rep.stats = &r->stats;
 	wspx__proc_widen_pipe(STDOUT_FILENO);
 	/* --retry-failed takes its jobs from the joblog */
 	if (c->pipe && c->resume != RETRY_FAILED && c->source == NULL) {
@@ -502,6 +504,20 @@ cancelledby(struct run *r, int sig)
 		return why;
 	}
 	return NULL;
+}
+
+/* What stopped the run early, for a job file's last line, or NULL. */
+static const char *
+stoppedby(struct run *r, int sig)
+{
+	const char *by = cancelledby(r, sig);
+	static char why[96];
+
+	if (by == NULL)
+		return NULL;
+	snprintf(why, sizeof(why), "%s %s", r->halted ? "halted" :
+	    "interrupted", by);
+	return why;
 }
 
 /* Free everything. */
@@ -565,7 +581,8 @@ run(struct config *c)
 	status = reports_close(&r.rep, &f, status, cancelledby(&r, sig));
 	teardown(&r);
 	if (c->source != NULL)
-		c->source->end(c->source->ctx);
+		c->source->end(c->source->ctx, stoppedby(&r, sig),
+		    f.now.elapsed);
 	if (sig != 0)	/* as wspx was asked to, now that all is cleaned up */
 		diesig(sig);
 	return status;

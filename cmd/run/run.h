@@ -49,8 +49,11 @@ struct jobsource {
 	bool (*ran)(void *ctx, struct cmdjob *j, struct wspx__outjob *oj);
 	/* The job is over and counted: it is the front end's again. */
 	void (*finished)(void *ctx, struct cmdjob *j);
-	/* The run is over (also when a signal stopped it): clean up. */
-	void (*end)(void *ctx);
+	/* The run is over (also when a signal stopped it), the output
+	 * flushed: the last line, and clean up.  stopped says what stopped
+	 * it early ("interrupted by SIGINT", "halted by --halt ..."), or is
+	 * NULL; elapsed is its wall time, seconds. */
+	void (*end)(void *ctx, const char *stopped, double elapsed);
 	void *ctx;
 	unsigned workers;	/* for the work-stealing pool; 0: a CPU each */
 };

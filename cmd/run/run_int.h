@@ -51,6 +51,10 @@ void runopts_command(const struct config *c, struct command_opts *o);
 /* What the reports are asked for. */
 void runopts_report(const struct config *c, struct report_opts *o);
 
+/* Whether the run shows a status line: on a terminal, unless told not
+ * to. */
+bool runopts_statusline(const struct config *c);
+
 /* --pipe's and --pipepart's input and blocks. */
 void runopts_pipe(const struct config *c, struct pipe_opts *o);
 

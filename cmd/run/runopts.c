@@ -6,7 +6,9 @@
  */
 #include "run_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input/command.h"
 #include "input/jobargs.h"
@@ -59,6 +61,20 @@ runopts_report(const struct config *c, struct report_opts *o)
 	o->joblog = c->joblog;
 	/* (resuming appends, as GNU parallel does) */
 	o->joblogappend = c->joblogappend || c->resume != RESUME_NONE;
+	/* (under a terminal's status line, a line per failure only, as
+	 * ninja prints only what failed or printed) */
+	o->progress = c->source == NULL || c->dryrun ? PROGRESS_NONE :
+	    c->quiet || runopts_statusline(c) ? PROGRESS_FAILED :
+	    PROGRESS_ALL;
+}
+
+bool
+runopts_statusline(const struct config *c)
+{
+	const char *term = getenv("TERM");
+
+	return !c->nostatus && !c->dryrun && c->mode != WSPX_OUT_UNGROUP &&
+	    isatty(STDERR_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
 }
 
 void

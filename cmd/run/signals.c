@@ -115,6 +115,31 @@ outputsig(struct signals *s)
 	    -EPIPE ? SIGPIPE : 0;
 }
 
+/* A stop by a signal sent to wspx (SIGTERM from a CI runner's timeout, a
+ * service manager): say what stopped and what was running, as GNU
+ * parallel does; Ctrl-C's SIGINT is seen already on the terminal. */
+static void
+saystop(struct signals *s, int sig)
+{
+	struct buf b = { NULL, 0, 0 }, list = { NULL, 0, 0 };
+	unsigned n;
+
+	if (sig == SIGINT || sig == SIGPIPE || sig == 0)
+		return;
+	n = running_list(s->running, &list);
+	bufmsg(&b, "%s: starting no more jobs", signame(sig) != NULL ?
+	    signame(sig) : "signal");
+	if (n > 0)
+		bufprintf(&b, ", sending %s to the %u running (SIGKILL after "
+		    "%gs):\n%s", signame(sig) != NULL ? signame(sig) :
+		    "it", n, s->grace, list.s);
+	else
+		bufaddc(&b, '\n');
+	wspx__output_note(s->out, b.s, b.len);
+	free(b.s);
+	free(list.s);
+}
+
 /* Stop the run because of sig: no more reading, no more starts, jobsig to
  * the running jobs' groups.  Signal thread only. */
 static void
@@ -122,6 +147,7 @@ stoprun(struct signals *s, int sig, int jobsig)
 {
 	static const char one = 1;
 
+	saystop(s, sig);
 	/* relaxed: read by the main thread after joining this one. */
 	atomic_store_explicit(&s->stopsig, sig, memory_order_relaxed);
 	wspx__exec_stop(s->x, jobsig);

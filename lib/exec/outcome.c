@@ -49,7 +49,10 @@ halting(struct wspx__exec *x, const struct wspx__result *r)
 
 /* Count a job's end (one that ran or could not start), for the halt
  * policy and the timeout in percent.  Returns whether the run must halt
- * now. */
+ * now.  A job that wspx itself killed for a stop or a halt (not for its
+ * timeout, nor to free memory) did not fail on its own: it counts for
+ * neither side, so that a stop does not meet a --halt fail= policy and
+ * blame it. */
 bool
 wspx__exec_countend(struct wspx__exec *x, const struct wspx__result *r,
     bool ignorefail)
@@ -59,6 +62,8 @@ wspx__exec_countend(struct wspx__exec *x, const struct wspx__result *r,
 
 	/* Nobody reads the counts: spare every job's end a lock. */
 	if (x->o.halt.when == WSPX_HALT_NEVER && x->median == NULL)
+		return false;
+	if (r->killsig != 0 && !r->timedout && !r->evicted)
 		return false;
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	if (failed)

@@ -43,6 +43,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,6 +74,7 @@ struct wspx__outjob {
 	size_t tailfill;	/* bytes in errtail */
 	char *head, *tail;	/* printed around its output, or NULL */
 	bool headshown;		/* head was printed */
+	bool shown;		/* something of j was printed */
 };
 
 struct wspx__output {
@@ -213,6 +215,7 @@ emit(struct wspx__output *o, struct wspx__outjob *j, int stream,
 		put(o, o->opts.out_fd, j->head, strlen(j->head));
 		j->headshown = true;
 	}
+	j->shown = true;
 	if (j->tag == NULL) {
 		put(o, fd, p, n);
 		return;
@@ -524,6 +527,33 @@ wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
 	if (tail != NULL) {
 		free(j->tail);
 		j->tail = tail;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&o->lock));
+}
+
+void
+wspx__output_lead(struct wspx__output *o, struct wspx__outjob *j,
+    const char *line)
+{
+	size_t n = strlen(line);
+	char **at;
+	char *s;
+
+	if (o->opts.mode != WSPX_OUT_GROUP) {
+		(void)wspx__output_note(o, line, n);
+		return;
+	}
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	/* (before the head, or after the tail: a frame stays whole) */
+	at = j->shown ? &j->tail : &j->head;
+	s = malloc(n + (*at != NULL ? strlen(*at) : 0) + 1);
+	if (s != NULL && j->shown)
+		sprintf(s, "%s%s", *at != NULL ? *at : "", line);
+	else if (s != NULL)
+		sprintf(s, "%s%s", line, *at != NULL ? *at : "");
+	if (s != NULL) {
+		free(*at);
+		*at = s;
 	}
 	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }

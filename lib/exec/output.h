@@ -89,6 +89,14 @@ void wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j);
 void wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
     char *head, char *tail);
 
+/* A line about j that belongs before its output (a job file's progress
+ * line, as the job ends): with grouped output, first, before j's head,
+ * if nothing of j is printed yet, else (a job shown as it ran, with -k)
+ * after its tail; on the output fd, as the frame.  Otherwise a note.  No
+ * memory: no line.  Any thread, before j is closed. */
+void wspx__output_lead(struct wspx__output *o, struct wspx__outjob *j,
+    const char *line);
+
 /* Copy up to n of the last bytes the job wrote to its stderr (1 KiB are
  * kept) into buf; returns how many.  The reader thread. */
 size_t wspx__output_errtail(const struct wspx__outjob *j, char *buf,

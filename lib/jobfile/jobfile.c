@@ -29,7 +29,7 @@ static const char *const defkeys[] = { "shell", "dir", "timeout",
 static const char *const jobkeys[] = { "run", "builtin", "with", "needs",
     "env", "dir", "shell", "timeout", "retries", "pool", "if",
     "continue-on-error", "matrix", "sources", "generates", "outputs",
-    "on" };
+    "on", "desc" };
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What the defaults: mapping (and the file's env) give every job. */
@@ -396,6 +396,9 @@ readjob(struct wspx__jobfile *jf, const struct wspx__ynode *m,
 		wantstrings(v, "needs", d);
 	if ((v = get(m, "on")) != NULL && wantkind(v, WSPX__YSCALAR, "on", d))
 		j->on = v;
+	if ((v = get(m, "desc")) != NULL && wantkind(v, WSPX__YSCALAR, "desc",
+	    d))
+		j->desc = v->str;
 	if ((v = get(m, "pool")) != NULL && wantkind(v, WSPX__YSCALAR, "pool",
 	    d)) {
 		for (i = 0; i < jf->npools && strcmp(jf->pools[i].name,

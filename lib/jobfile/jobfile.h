@@ -70,6 +70,8 @@ struct wspx__jfjob {
 					 * (its if calls always() or
 					 * cancelled()) */
 	bool continue_on_error;
+	const char *desc;		/* its desc: (for wspx list), or
+					 * NULL */
 	const struct wspx__ynode *on;	/* the host it runs on: a spec of
 					 * hosts: (without N/), or NULL */
 	const char **mkeys;		/* a leg's matrix keys and values */

@@ -11,6 +11,17 @@
  * yet over, decremented acq_rel by each done, tells the waiter when the
  * graph is over; the waiter's mutex orders its wake-up.
  *
+ * Order.  The jobs one done makes ready (and those that need none, at
+ * the start) are released together: they are linked through their next
+ * field, in index order (the dependents are stored in that order), and go
+ * to the pool as one job that readies them one after another, so that the
+ * caller starts them in the order of the file (-j1 runs a matrix's legs
+ * in turn).  The links are written before the push or injection that
+ * publishes the chain (release, with the deque's or the injector's
+ * acquire on the taking side), and each job is released once, so each
+ * next is written once.  A member's next is read before its ready(): the
+ * ready of the last job may end the graph, and free it.
+ *
  * The dependents are kept in one array indexed by job (compressed
  * rows), built from the needs with two passes: no per-job allocation for
  * a graph of a million jobs.
@@ -26,14 +37,10 @@
 #include "os/thread.h"
 #include "pool.h"
 
-#define BATCH 64		/* jobs injected with one CAS at an end */
-/* At the start, in larger batches: each injection may wake a worker, and
- * a layer of 100,000 jobs needs no 1,500 wake-ups. */
-#define START_BATCH 1024
-
 struct node {
 	struct wspx_job job;		/* its start (or its end) on the pool */
 	struct wspx__graph *g;
+	struct node *next;		/* the next released with it */
 	_Atomic(size_t) pending;	/* needs not yet over */
 	bool selected;			/* it runs */
 };
@@ -53,13 +60,17 @@ struct wspx__graph {
 	bool finished;			/* lock */
 };
 
+/* The jobs released together, from nd on, in turn (see Order above). */
 static void
 startjob(struct wspx_worker *w, struct wspx_job *job)
 {
-	struct node *nd = wspx_container_of(job, struct node, job);
+	struct node *nd = wspx_container_of(job, struct node, job), *next;
 	struct wspx__graph *g = nd->g;
 
-	g->ops->ready(g->ctx, w, (size_t)(nd - g->nodes));
+	for (; nd != NULL; nd = next) {
+		next = nd->next;
+		g->ops->ready(g->ctx, w, (size_t)(nd - g->nodes));
+	}
 }
 
 /* Count each selected job's needs and dependents, and fill deps. */
@@ -161,40 +172,37 @@ wspx__graph_free(struct wspx__graph *g)
 	free(g);
 }
 
-/* Inject jobs[0..*n) and empty the batch. */
+/* Hand the chain from head on to the pool: on w's deque, or injected
+ * from a thread outside the pool. */
 static void
-flush(struct wspx__graph *g, struct wspx_job **jobs, size_t *n)
+release(struct wspx__graph *g, struct wspx_worker *w, struct node *head)
 {
+	if (head == NULL)
+		return;
+	if (w != NULL) {
+		wspx__forkjoin_push(w, &head->job);
+		return;
+	}
 	/* The pool outlives the graph: injection cannot fail. */
-	if (*n > 0 && wspx_pool_inject_n(g->pool, jobs, *n) != 0)
+	if (wspx_pool_inject(g->pool, &head->job) != 0)
 		abort();
-	*n = 0;
 }
 
 void
 wspx__graph_start(struct wspx__graph *g)
 {
-	struct wspx_job **jobs = malloc(START_BATCH * sizeof(*jobs));
+	struct node *head = NULL, **tail = &head;
 	const size_t *v;
-	size_t i, n = 0, cap = jobs != NULL ? START_BATCH : 1;
-	struct wspx_job *one;
-
-	if (jobs == NULL)	/* (no memory: one at a time) */
-		jobs = &one;
+	size_t i;
 
 	for (i = 0; i < g->n; i++) {
-		/* A job that needs none, by its needs, not by its count now:
-		 * the jobs started by an earlier batch may have taken a later
-		 * job's count to zero already, and started it. */
 		if (!g->nodes[i].selected || g->ops->needs(g->ctx, i, &v) != 0)
 			continue;
-		jobs[n++] = &g->nodes[i].job;
-		if (n == cap)
-			flush(g, jobs, &n);
+		*tail = &g->nodes[i];
+		tail = &g->nodes[i].next;
 	}
-	flush(g, jobs, &n);
-	if (jobs != &one)
-		free(jobs);
+	*tail = NULL;
+	release(g, NULL, head);
 }
 
 /* The graph is over: wake the waiter. */
@@ -210,9 +218,8 @@ finish(struct wspx__graph *g)
 void
 wspx__graph_done(struct wspx__graph *g, struct wspx_worker *w, size_t i)
 {
-	struct wspx_job *jobs[BATCH];
-	struct node *nd;
-	size_t k, n = 0;
+	struct node *nd, *head = NULL, **tail = &head;
+	size_t k;
 
 	for (k = g->first[i]; k < g->first[i + 1]; k++) {
 		nd = &g->nodes[g->deps[k]];
@@ -221,15 +228,13 @@ wspx__graph_done(struct wspx__graph *g, struct wspx_worker *w, size_t i)
 		if (atomic_fetch_sub_explicit(&nd->pending, 1,
 		    memory_order_acq_rel) != 1)
 			continue;
-		if (w != NULL) {
-			wspx__forkjoin_push(w, &nd->job);
-			continue;
-		}
-		jobs[n++] = &nd->job;
-		if (n == BATCH)
-			flush(g, jobs, &n);
+		*tail = nd;
+		tail = &nd->next;
 	}
-	flush(g, jobs, &n);
+	*tail = NULL;
+	/* (the chain before the count: once remaining is zero the graph
+	 * may be freed; while a released job has not run, it is not) */
+	release(g, w, head);
 	/* acq_rel: the last job over sees every job's writes before it
 	 * tells the waiter (whose mutex orders the rest). */
 	if (atomic_fetch_sub_explicit(&g->remaining, 1,

@@ -2,8 +2,9 @@
  * A graph of jobs run on the work-stealing pool: each job starts when the
  * jobs it needs are over.  The bookkeeping runs on the pool's workers: a
  * job that ends counts down its dependents, and those it makes ready go
- * on the deque of the worker that did it, where they run next or are
- * stolen.  What a ready job does (a builtin in place, a command handed to
+ * on the deque of the worker that did it, as one job that readies them
+ * one after another in index order (the jobs that need none, at the
+ * start, likewise), where it runs next or is stolen.  What a ready job does (a builtin in place, a command handed to
  * the blocking pool, nothing if it is skipped) is the caller's.
  */
 #ifndef WSPX_GRAPH_H

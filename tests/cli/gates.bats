@@ -46,7 +46,10 @@ meminfo() {
 	kill -TERM "$pid"
 	wait "$pid" || :
 	[ ! -e ran ]
-	[[ "$(cat err)" == "wspx: --memfree ${want}K: waiting to start jobs: "*" available" ]]
+	[[ "$(head -1 err)" == "wspx: --memfree ${want}K: waiting to start jobs: "*" available" ]]
+	# (then the stop's line: no job was running)
+	[ "$(sed -n 2p err)" = "wspx: SIGTERM: starting no more jobs" ]
+	[ "$(wc -l < err)" -eq 2 ]
 	[ "$(grep -c waiting err)" -eq 1 ]
 }
 

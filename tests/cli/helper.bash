@@ -107,3 +107,22 @@ rsslimit() {
 		echo 102400
 	fi
 }
+
+# A job file's run prints a progress line per job ("[3/7] ok build 0.4s")
+# and ends with one line ("wspx: 7 jobs in 0.4s: ..."); progress.bats
+# tests them.  The tests of what the jobs themselves print drop them from
+# $output and $lines with this.
+jobsonly() {
+	local line kept=()
+	for line in "${lines[@]}"; do
+		case $line in
+		'['[0-9]*/[0-9]*'] ok '* | '['[0-9]*/[0-9]*'] FAILED '* | \
+		'['[0-9]*/[0-9]*'] STOPPED '*) ;;
+		'wspx: '[0-9]*' job'*' in '*) ;;
+		*) kept+=("$line") ;;
+		esac
+	done
+	lines=("${kept[@]}")
+	output=$(printf '%s\n' "${kept[@]}")
+	if [ ${#kept[@]} -eq 0 ]; then output=; fi
+}

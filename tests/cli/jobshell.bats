@@ -13,9 +13,11 @@ jobs:
   words: {run: 'set -- $CFLAGS; echo "$# words"'}
 Y
 	run zsh -c '"$WSPX" run jobs.yaml'
+	jobsonly
 	[ "$status" -eq 0 ]
 	[ "$output" = "2 words" ]
 	SHELL=$(command -v zsh) WSPX_SHELL=zsh run fromprogram "$WSPX" run jobs.yaml
+	jobsonly
 	[ "$output" = "2 words" ]
 }
 
@@ -57,6 +59,7 @@ jobs:
   t: {env: {PATH: "$PWD/bin:/usr/bin:/bin"}, run: mytool}
 Y
 	run "$WSPX" run jobs.yaml
+	jobsonly
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "mytool ran" ]

@@ -104,6 +104,7 @@ jobs:
       exit ${{ matrix.n }}
 Y
 	run sh -c 'GITHUB_ACTIONS=true "$WSPX" run -k jobs.yaml 2>/dev/null'
+	jobsonly
 	[ "$status" -eq 1 ]
 	[ "$output" = "$(printf '::group::t[n=1]\ntesting n=1\n::endgroup::\n::error title=t[n=1] failed::exit status 1\n::group::t[n=0]\ntesting n=0\n::endgroup::')" ]
 }

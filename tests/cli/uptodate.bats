@@ -162,17 +162,19 @@ jobs:
   link: {needs: [ca, cb], sources: [a.o, b.o], generates: [app], run: "cat a.o b.o > app"}
 Y
 	run "$WSPX" run jobs.yaml
+	jobsonly
 	[ "$status" -eq 0 ]
 	run --separate-stderr "$WSPX" run --dry-run jobs.yaml
 	[ "$status" -eq 0 ]
-	[ "$output" = "true" ]
-	[ "$stderr" = "wspx: 3 jobs up to date" ]
+	[ "$output" = "$(printf '# setup\ntrue')" ]
+	[ "$stderr" = "wspx: 4 jobs: 1 would run, 3 up to date" ]
 	echo a2 > a.src
 	run --separate-stderr "$WSPX" run --dry-run jobs.yaml
-	[ "$output" = "$(printf 'true\ncp a.src a.o\ncat a.o b.o > app')" ]
-	[ "$stderr" = "wspx: 1 job up to date" ]
+	[ "$output" = "$(printf '# setup\ntrue\n# ca\ncp a.src a.o\n# link\ncat a.o b.o > app')" ]
+	[ "$stderr" = "wspx: 4 jobs: 3 would run, 1 up to date" ]
 	# (nothing was run or recorded by the dry runs)
 	[ "$(cat a.o)" = a ]
 	run "$WSPX" run -k jobs.yaml
+	jobsonly
 	[ "$(cat app)" = "$(printf 'a2\nb')" ]
 }

@@ -49,6 +49,7 @@ jobs:
   q: {needs: p, run: 'echo "deploying ${{ needs.p.outputs.tag }}"'}
 Y
 	run "$WSPX" run jobs.yaml
+	jobsonly
 	[ "$status" -eq 0 ]
 	[ "$output" = 'deploying $(touch PWNED1)' ]
 	nopwned
@@ -186,9 +187,9 @@ jobs:
     matrix: {v: ["a b"]}
     run: echo ${{ matrix.v }} "in ${{ matrix.v }}"
 Y
-	run "$WSPX" run --dry-run jobs.yaml
+	run --separate-stderr "$WSPX" run --dry-run jobs.yaml
 	[ "$status" -eq 0 ]
-	[ "$output" = "echo 'a b' \"in a b\"" ]
+	[ "$output" = "$(printf '# t[v=a b]\n%s' "echo 'a b' \"in a b\"")" ]
 }
 
 @test "a second pair of eyes: the places a reading of quotes could miss are refused whatever the quotes" {
@@ -238,6 +239,7 @@ Y
 		command -v "$sh" >/dev/null || continue
 		sed -i "1i defaults: {shell: $sh}" jobs.yaml
 		run "$WSPX" run jobs.yaml
+		jobsonly
 		sed -i 1d jobs.yaml
 		[ "$status" -eq 0 ]
 		[ "$output" = "$(printf '<x#* y>\n<z#* y>')" ]
