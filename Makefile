@@ -39,7 +39,8 @@ BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 	lib/base/clock.h lib/base/median.h lib/base/sha256.h \
 	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
 	lib/base/yamldoc.h
-OSHDR = lib/os/proc.h lib/os/sysload.h lib/os/thread.h lib/os/tmp.h \
+OSHDR = lib/os/fswatch.h lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
+	lib/os/tmp.h \
 	lib/os/zerocopy.h
 RUNTIMEHDR = lib/runtime/atomic.h lib/runtime/blocking.h \
 	lib/runtime/deque.h lib/runtime/graph.h lib/runtime/pool.h \
@@ -56,7 +57,8 @@ JOBFILEHDR = lib/jobfile/glob.h lib/jobfile/jobfile.h \
 LIBHDR = lib/wspx.h $(BASEHDR) $(OSHDR) $(RUNTIMEHDR) $(EXECHDR) \
 	$(BUILTINSHDR) $(JOBFILEHDR)
 WSPXOBJ = lib/base/error.o \
-	lib/os/proc.o lib/os/sysload.o lib/os/thread.o lib/os/tmp.o \
+	lib/os/fswatch.o lib/os/proc.o lib/os/sysload.o lib/os/thread.o \
+	lib/os/tmp.o \
 	lib/os/zerocopy.o \
 	lib/runtime/blocking.o lib/runtime/deque.o lib/runtime/forkjoin.o \
 	lib/runtime/graph.o lib/runtime/pool.o lib/runtime/sleep.o \
@@ -111,7 +113,9 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
 	cmd/graph/jobfilecmd.o cmd/graph/jobselect.o \
-	cmd/graph/joblist.o cmd/graph/stepsummary.o cmd/main.o
+	cmd/graph/joblist.o cmd/graph/showvars.o cmd/graph/stepsummary.o \
+	cmd/graph/watch.o \
+	cmd/main.o
 # Unit tests, one per module: those of the runtime and os/, then the
 # engine's.
 RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \

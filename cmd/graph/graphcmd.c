@@ -494,6 +494,27 @@ shown(const struct wspx__jfjob *jj, const char *text)
 	return buftake(&b);
 }
 
+/* What a dry run and -v show of j's script: shown(), with the values of
+ * the variables the file sets for it written in, where a POSIX shell
+ * reads them (showvars.c). */
+static char *
+withvars(struct graphrun *gr, const struct gjob *j, enum wspx__shlang lang)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct values none = { NULL, NULL, 0 };
+	char **set = xcalloc(jj->nenv + gr->nvars + 1, sizeof(char *)), *t, *s;
+	size_t i, n = settings(gr, j, &none, set);
+
+	t = lang == WSPX__SH_POSIX ? showvars(j->cj.cmdtext, set, n) :
+	    xstrdup(j->cj.cmdtext);
+	s = shown(jj, t);
+	free(t);
+	for (i = 0; i < n; i++)
+		free(set[i]);
+	free(set);
+	return s;
+}
+
 /* j's command into cmd: a builtin's name (a dry run shows it), or its
  * script.  On another host the script runs in the host's sh, in a
  * subshell of wspx's script, with set -e first. */
@@ -537,8 +558,8 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 		return;
 	}
 	free(run.s);
-	cmd->text = gr->c->dryrun || gr->c->showcmd ? shown(jj,
-	    j->cj.cmdtext) : xstrdup(j->cj.cmdtext);
+	cmd->text = gr->c->dryrun || gr->c->showcmd ? withvars(gr, j, lang) :
+	    xstrdup(j->cj.cmdtext);
 }
 
 int

@@ -707,6 +707,8 @@ endgraph(void *ctx, const char *stopped, double elapsed)
 	size_t i, k;
 
 	lastline(gr, stopped, elapsed);
+	if (gr->words->source != NULL && stopped == NULL)
+		graphstate_sources(gr, gr->words);
 	graphstate_close(gr);
 	for (i = 0; i < gr->jf->njobs; i++) {
 		for (k = 0; k < gr->jobs[i].noutputs; k++) {
@@ -765,6 +767,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const struct jobwords *w)
 	gr.file = file;
 	gr.vars = w->vars;
 	gr.nvars = w->nvars;
+	gr.words = w;
 	gr.regular = regular(file);
 	gr.base = basedir(file, gr.regular);
 	if ((gr.basefd = open(gr.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)

@@ -79,6 +79,7 @@ struct graphrun {
 	const char *file;		/* the job file as named */
 	char **vars;			/* NAME=value from the command line */
 	size_t nvars;
+	const struct jobwords *words;
 	bool regular;			/* it is a regular file: it has a
 					 * directory and a state */
 	char *base;			/* the directory jobs run in */
@@ -117,6 +118,11 @@ struct jobwords {
 	size_t ntargets;
 	char **vars;
 	size_t nvars;
+	/* --watch: told, as the run ends, each source pattern of each job
+	 * of the run, expanded, and the directory it is relative to; or
+	 * NULL. */
+	void (*source)(void *ctx, const char *dir, const char *pattern);
+	void *sourcectx;
 };
 
 /* Run the jobs of jf (the targets of w and what they need, or all) with
@@ -160,6 +166,21 @@ void graphcmd_free(struct gjob *j);
  * state recorded them); prints nothing.  On worker w. */
 bool graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j);
+
+/* Give w's source() each source pattern of the jobs of the run
+ * (graphstate.c). */
+void graphstate_sources(struct graphrun *gr, const struct jobwords *w);
+
+/* text, a job's script for a POSIX shell, as a dry run shows it: with
+ * the values of set[0..nset) ("NAME=value"; a later one wins) in place of
+ * the references to them where that means the same (showvars.c).
+ * Returns a malloc'd string. */
+char *showvars(const char *text, char *const *set, size_t nset);
+
+/* wspx run --watch (watch.c): run, then wait for a change to a source of
+ * a job of the run and run again, until a signal ends wspx. */
+int graphwatch(struct config *c, struct wspx__jobfile *jf,
+    struct jobwords *w);
 
 /* Why job j, skipped, did not run, to b ("needs build, which
  * failed"). */

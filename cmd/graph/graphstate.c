@@ -357,6 +357,27 @@ graphstate_outputs(struct graphrun *gr, struct gjob *j,
 }
 
 void
+graphstate_sources(struct graphrun *gr, const struct jobwords *w)
+{
+	const struct wspx__jfjob *jj;
+	char **p, *dir;
+	size_t i, k, n;
+
+	for (i = 0; i < gr->jf->njobs; i++) {
+		jj = &gr->jf->jobs[i];
+		if ((gr->selected != NULL && !gr->selected[i]) ||
+		    jj->sources == NULL)
+			continue;
+		p = patterns(gr, &gr->jobs[i], jj->sources, &n);
+		dir = graphcmd_dir(gr, &gr->jobs[i]);
+		for (k = 0; k < n; k++)
+			w->source(w->sourcectx, dir, p[k]);
+		free(dir);
+		freepatterns(p, n);
+	}
+}
+
+void
 graphstate_record(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j)
 {

@@ -340,6 +340,8 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 		}
 	if (c->json && strcmp(cmd, "list") != 0)
 		fatal("--json is for " PROGNAME " list");
+	if (c->watch && (strcmp(cmd, "run") != 0 || c->dryrun))
+		fatal("--watch is for " PROGNAME " run, and not a dry run");
 	sortwords(cmd, words, n, &nvars);
 	jw.vars = words;
 	jw.nvars = nvars;
@@ -348,6 +350,7 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 	if (strcmp(cmd, "run") != 0 && strcmp(cmd, "graph") != 0 && n > 1)
 		fatal("%s takes one job file (see " PROGNAME " --help)", cmd);
 	jw.file = filename(n > 0 ? words[0] : NULL);
+	jw.source = NULL;
 	jw.targets = n > 1 ? words + 1 : NULL;
 	jw.ntargets = n > 1 ? n - 1 : 0;
 	load(&jf, jw.file);
@@ -360,6 +363,8 @@ jobfile_main(struct config *c, const char *cmd, char **words, size_t n)
 		joblist_print(c, &jf);
 	else if (strcmp(cmd, "graph") == 0)
 		graph(c, &jf, jw.file, jw.targets, jw.ntargets);
+	else if (strcmp(cmd, "run") == 0 && c->watch)
+		status = graphwatch(c, &jf, &jw);
 	else if (strcmp(cmd, "run") == 0)
 		status = graphrun(c, &jf, &jw);
 	if (fflush(stdout) != 0 || ferror(stdout))

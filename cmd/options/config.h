@@ -64,6 +64,7 @@ struct config {
 	bool nostatus;		/* --no-status */
 	bool quiet;		/* --quiet: a job file's failures only */
 	bool json;		/* --json: wspx list as JSON */
+	bool watch;		/* --watch: run again when sources change */
 	bool jobfilecmd;	/* options after run, check, list or graph */
 	bool progress;		/* --progress */
 	double interval;	/* --progress-interval, seconds */

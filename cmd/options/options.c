@@ -34,7 +34,7 @@ enum optid {
 	O_MAXREPL, O_EOF, O_EOFOPT, O_ARGSEP, O_ARGFILESEP, O_LINK, O_PIPE,
 	O_PIPEPART, O_BLOCK, O_RECEND, O_RECSTART, O_REGEXP, O_HEADER,
 	O_ROUNDROBIN, O_CAT, O_FIFO, O_PLUS, O_FILES, O_NOKEEP, O_SILENT,
-	O_QUIET, O_JSON,
+	O_QUIET, O_JSON, O_WATCH,
 	O_ENV, O_SSHLOGIN, O_SLF, O_SSH, O_WORKDIR, O_TRANSFERFILE,
 	O_TRANSFER, O_RETURN, O_CLEANUP, O_TRC, O_CONTROLMASTER, O_SLURM,
 	O_SLURMCPUS, O_SLURMPARTITION, O_SLURMARGS,
@@ -236,6 +236,8 @@ static const struct option {
 	{ 0, "quiet", NULL, O_QUIET, "job files: a progress line for each "
 	    "failed job only" },
 	{ 0, "json", NULL, O_JSON, "wspx list: the jobs as JSON" },
+	{ 0, "watch", NULL, O_WATCH, "wspx run: after the run, run again "
+	    "when a job's sources change" },
 	{ 'S', "sshlogin", "HOSTS", O_SSHLOGIN, "run jobs on HOSTS over "
 	    "ssh (user@host:port, : for here; N: its slots; repeatable, "
 	    "comma lists)" },
@@ -460,6 +462,7 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_SILENT:		c->showcmd = c->verbose = false; break;
 	case O_QUIET:		c->quiet = true; break;
 	case O_JSON:		c->json = true; break;
+	case O_WATCH:		c->watch = true; break;
 	case O_ENV:		addname(&c->remote.env, &c->remote.nenv,
 				    envname(as, v)); break;
 	case O_SSHLOGIN:	addhosts(c, as, v); break;
@@ -581,7 +584,7 @@ spelledbefore(size_t i, const char *name, size_t n)
 static bool
 wholenameonly(const struct option *o)
 {
-	return o->id == O_QUIET || o->id == O_JSON;
+	return o->id == O_QUIET || o->id == O_JSON || o->id == O_WATCH;
 }
 
 /* Report that name[0..n) begins the names of several options, each named

@@ -7,6 +7,12 @@
 load helper
 bats_require_minimum_version 1.5.0
 
+# A failed test leaves no wspx behind (a --watch waits for ever).
+teardown() {
+	if [ -n "${pid:-}" ]; then kill -KILL "$pid" 2> /dev/null; fi
+	return 0
+}
+
 # A duration as the progress and last lines print it.
 DUR='[0-9]+(\.[0-9])?s|[0-9]+:[0-9][0-9](:[0-9][0-9])?'
 
@@ -206,9 +212,34 @@ jobs:
     run: echo "$GREETING ${{ matrix.who }}" >> said
 Y
 	run --separate-stderr "$WSPX" run --dry-run jobs.yaml
-	[ "$output" = "$(printf '# say[who=a b]\necho "$GREETING a b" >> said')" ]
+	[ "$output" = "$(printf '# say[who=a b]\necho "hello a b" >> said')" ]
 	[ "$stderr" = "wspx: 1 job would run" ]
 	[ ! -e said ]
+}
+
+@test "--dry-run and -v show the file's variables as the job sees them, where that means the same" {
+	cat > jobs.yaml <<'Y'
+env: {CC: cc, CFLAGS: "-O2 -g", BAD: "a $(touch PWNED) b", Q: "x'y", EMPTY: ""}
+jobs:
+  t:
+    run: |
+      echo $CC ${CFLAGS} "$CFLAGS" '$CC' \$CC $BAD "$BAD" $Q "$Q" $EMPTY $HOME # $CC
+      cat <<EOF
+      $CC
+      EOF
+Y
+	run --separate-stderr "$WSPX" run --dry-run jobs.yaml
+	[ "${lines[1]}" = "echo cc -O2 -g \"-O2 -g\" '\$CC' \\\$CC \$BAD \"\$BAD\" \$Q \"x'y\" \$EMPTY \$HOME # \$CC" ]
+	[ "${lines[3]}" = '$CC' ]
+	# what | sh runs is what the job runs, and no value runs
+	"$WSPX" run --dry-run jobs.yaml 2> /dev/null | CC=cc CFLAGS="-O2 -g" BAD='a $(touch PWNED) b' Q="x'y" EMPTY= sh > piped
+	"$WSPX" run -k jobs.yaml > ran 2> /dev/null
+	[ "$(cat piped)" = "$(grep -v '^\[' ran)" ]
+	[ ! -e PWNED ]
+	# the caller's CC, the file does not set: a reference
+	printf 'jobs:\n  u: {run: "echo $USER"}\n' > u.yaml
+	run --separate-stderr "$WSPX" run --dry-run u.yaml
+	[ "${lines[1]}" = 'echo $USER' ]
 }
 
 @test "desc: wspx list aligns the descriptions; --json gives name, desc, needs and legs" {
@@ -368,4 +399,56 @@ Y
 	# (the stdin mode's help has them all)
 	run "$WSPX" --help
 	grep -qF -- "--pipe" <<< "$output"
+}
+
+# Whether the build job of the --watch test ran $1 times; whether wspx
+# has been watching $1 times.
+builds() {
+	[ "$(grep -c built count)" -eq "$1" ]
+}
+watches() {
+	[ "$(grep -c '^wspx: watching' err)" -eq "$1" ]
+}
+
+@test "--watch: an edit of a source runs what it makes out of date; SIGINT stops it, nothing left behind" {
+	mkdir -p src/sub tmp
+	echo a > src/a.c
+	echo b > src/sub/b.c
+	cat > jobs.yaml <<'Y'
+jobs:
+  build:
+    sources: ["src/**/*.c"]
+    generates: [out]
+    run: cat src/a.c src/sub/b.c > out; echo built >> count
+  other:
+    sources: [jobs.yaml]
+    generates: [other.out]
+    run: touch other.out; echo other >> count
+Y
+	TMPDIR=$PWD/tmp env --default-signal "$WSPX" run --watch jobs.yaml > out.log 2> err 3>&- &
+	pid=$!
+	waituntil grep -q "^wspx: watching .* for changes to the sources (Ctrl-C stops)$" err
+	[ "$(sort count)" = "$(printf 'built\nother')" ]
+	echo a2 > src/a.c
+	waituntil grep -q "a source changed" err
+	waituntil builds 2
+	# (other is up to date: only what the edit touched ran)
+	[ "$(grep -c other count)" -eq 1 ]
+	[ "$(cat out)" = "$(printf 'a2\nb')" ]
+	# a file deeper down
+	echo b2 > src/sub/b.c
+	waituntil builds 3
+	waituntil watches 3
+	kill -INT "$pid"
+	waitstatus "$pid"
+	[ "$st" -eq 130 ]
+	[ "$(grep -c built count)" -eq 3 ]
+	grep -qx "wspx: stopped watching: SIGINT" err
+	[ -z "$(ls tmp)" ]
+	run "$WSPX" --watch echo ::: a
+	[ "$status" -eq 255 ]
+	printf 'jobs:\n  a: {run: "true"}\n' > nosrc.yaml
+	run "$WSPX" run --watch nosrc.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--watch: no job of the run has sources: nothing to watch"* ]]
 }
