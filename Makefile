@@ -113,7 +113,7 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
 	cmd/graph/jobfilecmd.o cmd/graph/jobselect.o \
-	cmd/graph/joblist.o cmd/graph/showvars.o cmd/graph/stepsummary.o \
+	cmd/graph/graphend.o cmd/graph/joblist.o cmd/graph/showvars.o \
 	cmd/graph/watch.o \
 	cmd/main.o
 # Unit tests, one per module: those of the runtime and os/, then the

@@ -328,7 +328,7 @@ keeperrline(struct gjob *j, const struct wspx__outjob *oj)
 	if (oj == NULL || j->cj.ej.result.status == 0)
 		return;
 	n = wspx__output_errtail(oj, tail, sizeof(tail));
-	j->errline = stepsummary_errline(tail, n);
+	j->errline = graphend_errline(tail, n);
 }
 
 /* An attempt of j ran (the executor's ran): its outputs. */
@@ -646,59 +646,6 @@ setupjobs(struct graphrun *gr)
 		WSPX_MUST(pthread_mutex_init(&gr->pools[i].lock, NULL));
 }
 
-/* ", 3 ok" to b, if n is not 0; *parts counts those written, *last
- * keeps the last's n. */
-static void
-part(struct buf *b, _Atomic(size_t) *c, const char *what, size_t *parts,
-    size_t *last)
-{
-	/* relaxed: every job is over */
-	size_t n = atomic_load_explicit(c, memory_order_relaxed);
-
-	if (n == 0)
-		return;
-	bufprintf(b, "%s%zu %s", *parts > 0 ? ", " : "", n, what);
-	(*parts)++;
-	*last = n;
-}
-
-/* The run's last line: "wspx: 10 jobs in 3.2s: 7 ok, 1 failed, 2
- * skipped", "wspx: 5 jobs up to date in 0.0s" (one kind: said once),
- * "wspx: 6 jobs in 1.2s, interrupted by SIGINT: 3 ok, 1 stopped, 2 not
- * started"; a dry run's, with no time, "wspx: 7 jobs: 4 would run, 3 up
- * to date". */
-static void
-lastline(struct graphrun *gr, const char *stopped, double elapsed)
-{
-	struct buf p = { NULL, 0, 0 }, b = { NULL, 0, 0 };
-	size_t parts = 0, last = 0;
-	char t[32];
-
-	part(&p, &gr->nok, gr->c->dryrun ? "would run" : "ok", &parts, &last);
-	part(&p, &gr->nfailed, "failed", &parts, &last);
-	part(&p, &gr->nskipped, "skipped", &parts, &last);
-	part(&p, &gr->uptodate, "up to date", &parts, &last);
-	part(&p, &gr->resumed, "done before", &parts, &last);
-	part(&p, &gr->nstopped, "stopped", &parts, &last);
-	part(&p, &gr->notstarted, "not started", &parts, &last);
-	stats_duration(t, sizeof(t), elapsed);
-	if (gr->c->dryrun)
-		t[0] = '\0';
-	bufprintf(&b, "%zu job%s", gr->nselected, gr->nselected == 1 ? "" :
-	    "s");
-	if (parts == 1 && last == gr->nselected && stopped == NULL)
-		bufprintf(&b, " %s%s%s", strchr(p.s, ' ') + 1, *t != '\0' ?
-		    " in " : "", t);
-	else
-		bufprintf(&b, "%s%s%s%s%s%s", *t != '\0' ? " in " : "", t,
-		    stopped != NULL ? ", " : "", stopped != NULL ? stopped : "",
-		    parts > 0 ? ": " : "", parts > 0 ? p.s : "");
-	fprintf(stderr, PROGNAME ": %s\n", b.s);
-	stepsummary_write(gr, b.s);
-	free(p.s);
-	free(b.s);
-}
-
 /* What is left when the run is over, or stopped by a signal. */
 static void
 endgraph(void *ctx, const char *stopped, double elapsed)
@@ -706,7 +653,7 @@ endgraph(void *ctx, const char *stopped, double elapsed)
 	struct graphrun *gr = ctx;
 	size_t i, k;
 
-	lastline(gr, stopped, elapsed);
+	graphend_line(gr, stopped, elapsed);
 	if (gr->words->source != NULL && stopped == NULL)
 		graphstate_sources(gr, gr->words);
 	graphstate_close(gr);

@@ -186,14 +186,15 @@ int graphwatch(struct config *c, struct wspx__jobfile *jf,
  * failed"). */
 void graphrun_skipreason(struct graphrun *gr, struct gjob *j, struct buf *b);
 
-/* With $GITHUB_STEP_SUMMARY set, append the table of the run's jobs and
- * its last line to that file (stepsummary.c).  Once every job is over. */
-void stepsummary_write(struct graphrun *gr, const char *last);
+/* The run's last line, on stderr (stopped, elapsed: as the job source's
+ * end), and with $GITHUB_STEP_SUMMARY set the table of its jobs appended
+ * to that file (graphend.c).  Once every job is over. */
+void graphend_line(struct graphrun *gr, const char *stopped, double elapsed);
 
 /* The line of a failed job's stderr that says why (errtail: its last
  * bytes): the first that speaks of an error, else the last that is not
  * empty; malloc'd, or NULL. */
-char *stepsummary_errline(const char *errtail, size_t n);
+char *graphend_errline(const char *errtail, size_t n);
 
 /* Open the up-to-date state beside the job file, and make the directory
  * of the jobs' $WSPX_OUTPUT files. */

@@ -32,7 +32,7 @@ nojob(const struct wspx__jobfile *jf, const char *file, const char *name,
     long found)
 {
 	const char **names = xcalloc(jf->njobs + 1, sizeof(*names)), *near;
-	char **owned = xcalloc(jf->njobs + 1, sizeof(*owned));
+	char **owned = xcalloc(jf->njobs + 1, sizeof(*owned)), *hint = NULL;
 	const char *br;
 	size_t i, n = 0, nown = 0;
 
@@ -52,9 +52,15 @@ nojob(const struct wspx__jobfile *jf, const char *file, const char *name,
 		    jf->jobs[i].name));
 		names[n++] = owned[nown++];
 	}
-	near = wspx__diag_nearest(name, names, n);
-	if (near != NULL)
-		fatal("%s: no job %s (did you mean %s?)", file, name, near);
+	if ((near = wspx__diag_nearest(name, names, n)) != NULL)
+		hint = xstrdup(near);
+	/* (freed before the exit: a leak checker would fail it) */
+	while (nown > 0)
+		free(owned[--nown]);
+	free(owned);
+	free(names);
+	if (hint != NULL)
+		fatal("%s: no job %s (did you mean %s?)", file, name, hint);
 	fatal("%s: no job %s%s", file, name, found < 0 ?
 	    " (a leg is named job[key=value,...])" : "");
 }
@@ -210,19 +216,22 @@ jobselect_resumed(const struct wspx__jobfile *jf, const char *path,
 		r.byname[i] = i;
 	sortjf = jf;
 	qsort(r.byname, jf->njobs, sizeof(*r.byname), byname);
-	if ((rc = wspx__joblog_read(path, addrow, &r, &line)) == -EINVAL)
+	rc = wspx__joblog_read(path, addrow, &r, &line);
+	if (rc == 0 && mode == RETRY_FAILED)
+		retryfailed(jf, &r, done);
+	else
+		for (i = 0; rc == 0 && i < jf->njobs; i++)
+			done[i] = mode == RESUME ? r.seen[i] : r.ok[i];
+	free(r.byname);
+	free(r.seen);
+	free(r.ok);
+	if (rc != 0)
+		free(done);
+	if (rc == -EINVAL)
 		fatal("%s: %s:%zu: not a joblog %s", opt, path, line, line ==
 		    1 ? "header" : "row");
 	else if (rc != 0)
 		fatal("%s: cannot read the joblog %s: %s", opt, path,
 		    strerror(-rc));
-	if (mode == RETRY_FAILED)
-		retryfailed(jf, &r, done);
-	else
-		for (i = 0; i < jf->njobs; i++)
-			done[i] = mode == RESUME ? r.seen[i] : r.ok[i];
-	free(r.byname);
-	free(r.seen);
-	free(r.ok);
 	return done;
 }

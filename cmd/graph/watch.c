@@ -85,10 +85,13 @@ source(void *ctx, const char *dir, const char *pattern)
 }
 
 /* The sources of the run that just ended are watched, or wspx stops
- * with why. */
+ * with why (the watch freed first: a leak checker would fail the
+ * exit). */
 static void
-watched(const struct watching *wt)
+watched(struct watching *wt)
 {
+	if (wt->err != 0 || wt->patterns == 0)
+		wspx__fswatch_free(wt->fs);
 	if (wt->err != 0)
 		fatal("--watch: %s%s", strerror(-wt->err), wt->err == -ENOSPC ?
 		    " (the limit of inotify watches: "

@@ -4,6 +4,7 @@
 # check, list and graph.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 @test "run: jobs run after what they need, and the exit status counts failures" {
 	cat > jobs.yaml <<'Y'

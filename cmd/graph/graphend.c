@@ -1,5 +1,6 @@
 /*
- * A job file's run in GitHub Actions' step summary: with
+ * How a job file's run ends: its last line, which counts how the jobs
+ * went, and in GitHub Actions its step summary.  With
  * $GITHUB_STEP_SUMMARY set, a Markdown table of the jobs (name, result,
  * time, the line that says why it failed or did not run) is appended to
  * that file, as GitHub's own summaries show a workflow's jobs, and the
@@ -11,6 +12,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -69,7 +72,7 @@ errorish(const char *p, size_t n)
 }
 
 char *
-stepsummary_errline(const char *tail, size_t n)
+graphend_errline(const char *tail, size_t n)
 {
 	const char *p = tail, *end = tail + n, *nl, *pick = NULL;
 	size_t len = 0, k;
@@ -179,8 +182,10 @@ rows(struct graphrun *gr, struct buf *b)
 	free(in);
 }
 
-void
-stepsummary_write(struct graphrun *gr, const char *last)
+/* With $GITHUB_STEP_SUMMARY set, append the table of the run's jobs and
+ * its last line to that file. */
+static void
+graphend_summary(struct graphrun *gr, const char *last)
 {
 	const char *path = getenv("GITHUB_STEP_SUMMARY");
 	struct buf b = { NULL, 0, 0 };
@@ -202,5 +207,58 @@ stepsummary_write(struct graphrun *gr, const char *last)
 		rc = -errno;
 	if (rc != 0)
 		warn("$GITHUB_STEP_SUMMARY %s: %s", path, strerror(-rc));
+	free(b.s);
+}
+
+/* ", 3 ok" to b, if n is not 0; *parts counts those written, *last
+ * keeps the last's n. */
+static void
+part(struct buf *b, _Atomic(size_t) *c, const char *what, size_t *parts,
+    size_t *last)
+{
+	/* relaxed: every job is over */
+	size_t n = atomic_load_explicit(c, memory_order_relaxed);
+
+	if (n == 0)
+		return;
+	bufprintf(b, "%s%zu %s", *parts > 0 ? ", " : "", n, what);
+	(*parts)++;
+	*last = n;
+}
+
+/* The run's last line: "wspx: 10 jobs in 3.2s: 7 ok, 1 failed, 2
+ * skipped", "wspx: 5 jobs up to date in 0.0s" (one kind: said once),
+ * "wspx: 6 jobs in 1.2s, interrupted by SIGINT: 3 ok, 1 stopped, 2 not
+ * started"; a dry run's, with no time, "wspx: 7 jobs: 4 would run, 3 up
+ * to date". */
+void
+graphend_line(struct graphrun *gr, const char *stopped, double elapsed)
+{
+	struct buf p = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	size_t parts = 0, last = 0;
+	char t[32];
+
+	part(&p, &gr->nok, gr->c->dryrun ? "would run" : "ok", &parts, &last);
+	part(&p, &gr->nfailed, "failed", &parts, &last);
+	part(&p, &gr->nskipped, "skipped", &parts, &last);
+	part(&p, &gr->uptodate, "up to date", &parts, &last);
+	part(&p, &gr->resumed, "done before", &parts, &last);
+	part(&p, &gr->nstopped, "stopped", &parts, &last);
+	part(&p, &gr->notstarted, "not started", &parts, &last);
+	stats_duration(t, sizeof(t), elapsed);
+	if (gr->c->dryrun)
+		t[0] = '\0';
+	bufprintf(&b, "%zu job%s", gr->nselected, gr->nselected == 1 ? "" :
+	    "s");
+	if (parts == 1 && last == gr->nselected && stopped == NULL)
+		bufprintf(&b, " %s%s%s", strchr(p.s, ' ') + 1, *t != '\0' ?
+		    " in " : "", t);
+	else
+		bufprintf(&b, "%s%s%s%s%s%s", *t != '\0' ? " in " : "", t,
+		    stopped != NULL ? ", " : "", stopped != NULL ? stopped : "",
+		    parts > 0 ? ": " : "", parts > 0 ? p.s : "");
+	fprintf(stderr, PROGNAME ": %s\n", b.s);
+	graphend_summary(gr, b.s);
+	free(p.s);
 	free(b.s);
 }
