@@ -452,3 +452,22 @@ Y
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--watch: no job of the run has sources: nothing to watch"* ]]
 }
+
+@test "on a terminal, Ctrl-C erases the status line, and the last line says the run was interrupted" {
+	command -v script >/dev/null || skip "no script(1)"
+	printf 'jobs:\n  a: {run: "touch started; sleep 30"}\n  b: {needs: a, run: "true"}\n' > jobs.yaml
+	mkfifo keys
+	# (env: a job of a script has SIGINT ignored, and wspx keeps it so)
+	TERM=xterm script -qfc "env --default-signal \"$WSPX\" run jobs.yaml" /dev/null < keys > tty 2>&1 &
+	pid=$!
+	exec 4> keys
+	waitfile started 30
+	waituntil grep -q 'a [0-9.:s]* | 1 running' tty
+	# (the terminal's Ctrl-C: its line discipline sends SIGINT)
+	printf '\003' >&4
+	waitstatus "$pid"
+	exec 4>&-
+	last=$(tr '\r' '\n' < tty | grep -v '^$' | tail -1)
+	# the status line erased first, then the one line
+	[[ "$last" == $'\e[K'"wspx: 2 jobs in "*", interrupted by SIGINT: 1 stopped, 1 not started" ]]
+}
