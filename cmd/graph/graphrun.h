@@ -177,6 +177,10 @@ void graphstate_sources(struct graphrun *gr, const struct jobwords *w);
  * Returns a malloc'd string. */
 char *showvars(const char *text, char *const *set, size_t nset);
 
+/* Whether c may be in a shell variable's name (first: as its first
+ * character). */
+bool showvars_namechar(char c, bool first);
+
 /* wspx run --watch (watch.c): run, then wait for a change to a source of
  * a job of the run and run again, until a signal ends wspx. */
 int graphwatch(struct config *c, struct wspx__jobfile *jf,

@@ -293,11 +293,9 @@ isvariable(const char *w)
 {
 	const char *p = w;
 
-	if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' &&
-	    *p <= 'z')))
+	if (!showvars_namechar(*p, true))
 		return false;
-	while (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' &&
-	    *p <= 'z') || (*p >= '0' && *p <= '9'))
+	while (showvars_namechar(*p, false))
 		p++;
 	return *p == '=';
 }

@@ -20,8 +20,8 @@
 
 #include "util/buf.h"
 
-static bool
-namechar(char c, bool first)
+bool
+showvars_namechar(char c, bool first)
 {
 	return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 	    (!first && c >= '0' && c <= '9');
@@ -52,7 +52,7 @@ plain(const char *v, bool quoted)
 	if (*v == '\0' || *v == ' ')
 		return false;
 	for (p = v; *p != '\0'; p++)
-		if (!(namechar(*p, false) || strchr("./:=+,@%^-", *p) != NULL ||
+		if (!(showvars_namechar(*p, false) || strchr("./:=+,@%^-", *p) != NULL ||
 		    (*p == ' ' && p[1] != ' ' && p[1] != '\0')))
 			return false;
 	return true;
@@ -67,10 +67,10 @@ reference(const char *p, const char **name, size_t *n)
 	bool brace = p[1] == '{';
 
 	k += brace;
-	if (!namechar(p[k], true))
+	if (!showvars_namechar(p[k], true))
 		return 0;
 	*name = p + k;
-	while (namechar(p[k], false))
+	while (showvars_namechar(p[k], false))
 		k++;
 	*n = (size_t)(p + k - *name);
 	if (brace && p[k] != '}')
