@@ -39,7 +39,7 @@ BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 	lib/base/clock.h lib/base/median.h lib/base/sha256.h \
 	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
 	lib/base/yamldoc.h
-OSHDR = lib/os/fswatch.h lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
+OSHDR = lib/os/fsclock.h lib/os/fswatch.h lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
 	lib/os/tmp.h \
 	lib/os/zerocopy.h
 RUNTIMEHDR = lib/runtime/atomic.h lib/runtime/blocking.h \
@@ -53,11 +53,11 @@ EXECHDR = lib/exec/exec.h lib/exec/exec_int.h lib/exec/halt.h \
 BUILTINSHDR = lib/builtins/builtin.h lib/builtins/builtin_int.h
 JOBFILEHDR = lib/jobfile/glob.h lib/jobfile/jobfile.h \
 	lib/jobfile/jobfile_int.h lib/jobfile/matrix.h lib/jobfile/shellctx.h \
-	lib/jobfile/uptodate.h
+	lib/jobfile/state_int.h lib/jobfile/uptodate.h
 LIBHDR = lib/wspx.h $(BASEHDR) $(OSHDR) $(RUNTIMEHDR) $(EXECHDR) \
 	$(BUILTINSHDR) $(JOBFILEHDR)
 WSPXOBJ = lib/base/error.o \
-	lib/os/fswatch.o lib/os/proc.o lib/os/sysload.o lib/os/thread.o \
+	lib/os/fsclock.o lib/os/fswatch.o lib/os/proc.o lib/os/sysload.o lib/os/thread.o \
 	lib/os/tmp.o \
 	lib/os/zerocopy.o \
 	lib/runtime/blocking.o lib/runtime/deque.o lib/runtime/forkjoin.o \
@@ -75,7 +75,8 @@ ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
 	lib/builtins/wait.o \
 	lib/jobfile/glob.o lib/jobfile/jobcheck.o lib/jobfile/jobcond.o \
 	lib/jobfile/jobexpr.o lib/jobfile/jobfile.o lib/jobfile/matrix.o \
-	lib/jobfile/shellctx.o lib/jobfile/shellguard.o lib/jobfile/uptodate.o
+	lib/jobfile/explain.o lib/jobfile/filecache.o lib/jobfile/shellctx.o \
+	lib/jobfile/shellguard.o lib/jobfile/statefile.o lib/jobfile/uptodate.o
 LIBOBJ = $(WSPXOBJ) $(ENGINEOBJ)
 LIBPIC = $(WSPXOBJ:.o=.po)
 # The program, folder by folder (cmd/*/README says what each is for).

@@ -272,9 +272,10 @@ main(int argc, char **argv)
 	    strcmp(argv[first - 1], "--") != 0)
 		return jobfile(&c, argc, argv, first);
 	parsecommand(&c, argc, argv, first);
-	if (c.json || c.quiet || c.watch)
+	if (c.json || c.quiet || c.watch || c.explain)
 		badusage("%s is for job files (see " PROGNAME "(5))", c.json ?
-		    "--json" : c.quiet ? "--quiet" : "--watch");
+		    "--json" : c.quiet ? "--quiet" : c.watch ? "--watch" :
+		    "--explain");
 	if (c.mode == WSPX_OUT_UNGROUP && c.keep)
 		conflict("-u and -k", "ungrouped output has no order");
 	if (c.mode == WSPX_OUT_UNGROUP && (c.tag || c.tagstring != NULL))

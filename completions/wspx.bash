@@ -149,7 +149,7 @@ _wspx()
 	    --regex --header --round-robin --roundrobin --round --cat
 	    --fifo --plus --files --output-as-files --outputasfiles
 	    --force --eta --bar --no-keep-order --nokeeporder --nok --no-k
-	    --silent --quiet --json --watch -S --sshlogin --sshloginfile --slf --ssh
+	    --silent --quiet --json --watch --explain -S --sshlogin --sshloginfile --slf --ssh
 	    -M --controlmaster -W --workdir --wd --work-dir --env
 	    --transfer-file --transferfile --transfer-files --transferfiles
 	    --tf --transfer --return --cleanup --trc --slurm --slurm-cpus

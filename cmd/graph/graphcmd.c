@@ -685,10 +685,23 @@ settingsid(struct graphrun *gr, const struct gjob *j, const struct values *v,
 	char **over = xcalloc(jj->nenv + gr->nvars + v->n + 1, sizeof(char *));
 	size_t i, n = settings(gr, j, v, over);
 
+	/* (an expression's value by its name, for --explain: the script
+	 * names the variable that holds it) */
 	for (i = 0; i < n; i++) {
-		bufadds(b, "\nenv ");
-		bufjson(b, over[i]);
+		if (strncmp(over[i], "WSPX_VALUE_", 11) != 0) {
+			bufadds(b, "\nenv ");
+			bufjson(b, over[i]);
+		}
 		free(over[i]);
+	}
+	for (i = 0; i < v->n; i++) {
+		if (v->ids[i][0] == 'm')
+			bufprintf(b, "\nvalue matrix.%s ", v->ids[i] + 2);
+		else
+			bufprintf(b, "\nvalue needs.%.*s.outputs.%s ",
+			    (int)strcspn(v->ids[i] + 2, " "), v->ids[i] + 2,
+			    strchr(v->ids[i] + 2, ' ') + 1);
+		bufjson(b, strchr(v->env[i], '=') + 1);
 	}
 	free(over);
 }
@@ -718,7 +731,10 @@ graphcmd_text(struct graphrun *gr, const struct gjob *j)
 	}
 	settingsid(gr, j, &v, &b);
 	values_free(&v);
-	dir = graphcmd_dir(gr, j);
+	/* (as the job file says it, not where the caller stands: the same
+	 * job from another directory is the same job) */
+	dir = jj->dir != NULL ? graphcmd_expand(gr, j, jj->dir->str) :
+	    xstrdup(".");
 	bufadds(&b, "\ndir ");
 	bufjson(&b, dir);
 	free(dir);

@@ -236,11 +236,13 @@ givepool(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 		launch(gr, w, next);
 }
 
-/* Whether j is up to date.  In a dry run, as make -n sees it: not if a
- * job it needs that generates files would have run (they might then
- * change), else as its state says (nothing is recorded). */
+/* Whether j is up to date; with --explain, why not into why.  In a dry
+ * run, as make -n sees it: not if a job it needs that generates files
+ * would have run (they might then change), else as its state says
+ * (nothing is recorded). */
 static bool
-uptodate(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
+uptodate(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    struct buf *why)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	size_t i, k;
@@ -248,10 +250,39 @@ uptodate(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	for (i = 0; gr->c->dryrun && i < jj->nneeds; i++) {
 		k = jj->needs[i];
 		if (gr->jobs[k].outcome == OUT_OK &&
-		    gr->jf->jobs[k].generates != NULL)
+		    gr->jf->jobs[k].generates != NULL) {
+			if (gr->c->explain)
+				bufprintf(why, "%s would run first",
+				    gr->jf->jobs[k].name);
 			return false;
+		}
 	}
-	return graphstate_uptodate(gr, w, j);
+	return graphstate_uptodate(gr, w, j, why);
+}
+
+/* Whether j is up to date: if so, it is over (with its line, with -v,
+ * -t or --explain); if not, --explain says why. */
+static bool
+overifuptodate(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
+{
+	const char *name = gr->jf->jobs[j->index].name;
+	struct buf b = { NULL, 0, 0 }, why = { NULL, 0, 0 };
+	bool yes = uptodate(gr, w, j, &why);
+
+	if (!yes && gr->c->explain)
+		warn("explain: %s runs: %s", name, why.s);
+	free(why.s);
+	if (!yes)
+		return false;
+	wspx__uptodate_freeparts(&j->parts);
+	count(&gr->uptodate);
+	if (gr->c->explain)
+		bufmsg(&b, "explain: %s is up to date\n", name);
+	else if (gr->c->showcmd || gr->c->verbose)
+		bufmsg(&b, "%s is up to date\n", name);
+	notrun(gr, w, j, OUT_UPTODATE, &b);
+	free(b.s);
+	return true;
 }
 
 /* Job i's needs are over (the graph's ready), on worker w. */
@@ -286,14 +317,8 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 		free(b.s);
 		return;
 	}
-	if (uptodate(gr, w, j)) {
-		count(&gr->uptodate);
-		if (gr->c->showcmd || gr->c->verbose)
-			bufmsg(&b, "%s is up to date\n", jj->name);
-		notrun(gr, w, j, OUT_UPTODATE, &b);
-		free(b.s);
+	if (overifuptodate(gr, w, j))
 		return;
-	}
 	if (takepool(gr, j))
 		launch(gr, w, j);
 }
@@ -308,8 +333,8 @@ over(struct wspx_worker *w, struct wspx_job *job)
 	struct gjob *j = wspx_container_of(job, struct gjob, over);
 	struct graphrun *gr = j->gr;
 
-	if (j->outcome == OUT_OK && !j->failed && !gr->c->dryrun)
-		graphstate_record(gr, w, j);
+	graphstate_ended(gr, w, j, j->outcome == OUT_OK && !j->failed &&
+	    !gr->c->dryrun);
 	givepool(gr, w, j);
 	graphcmd_free(j);
 	wspx__graph_done(gr->graph, w, j->index);
@@ -663,6 +688,7 @@ endgraph(void *ctx, const char *stopped, double elapsed)
 			free(gr->jobs[i].outputs[k].value);
 		}
 		free(gr->jobs[i].outputs);
+		wspx__uptodate_freeparts(&gr->jobs[i].parts);
 		free(gr->jobs[i].errline);
 		free(gr->jobs[i].cj.tag);
 		free(gr->jobs[i].cj.cmdtext);

@@ -13,6 +13,7 @@
 #include "builtins/builtin.h"
 #include "input/shell.h"
 #include "jobfile/jobfile.h"
+#include "jobfile/uptodate.h"
 #include "run/run.h"
 #include "wspx.h"
 
@@ -57,9 +58,9 @@ struct gjob {
 	char *outfile;			/* its $WSPX_OUTPUT */
 	char *progpath;			/* its program, found in its own
 					 * PATH, or NULL */
-	unsigned char srcdigest[32];	/* of its identity and sources,
+	struct wspx__parts parts;	/* of its identity and sources,
 					 * before it started */
-	bool srcknown;			/* srcdigest could be made */
+	bool srcknown;			/* parts could be made */
 	char *errline;			/* why it failed, from its
 					 * stderr, or NULL */
 	struct output *outputs;		/* read when it succeeded */
@@ -147,7 +148,9 @@ void graphcmd_bargs(struct graphrun *gr, struct gjob *j);
 /* j's identity for its up-to-date digest: everything that can change
  * what it does but its files: its shell and script (a builtin's name
  * and with:), the environment it sets, the values of its expressions,
- * its directory.  Returns a malloc'd string. */
+ * its directory.  One line each, "KIND JSON": shell, run, builtin, env
+ * ("NAME=value"), value (KIND "value NAME", NAME matrix.KEY or
+ * needs.JOB.outputs.KEY), dir.  Returns a malloc'd string. */
 char *graphcmd_text(struct graphrun *gr, const struct gjob *j);
 
 /* The program prog looked up in path (a PATH's value; may be NULL), as
@@ -163,9 +166,10 @@ char *graphcmd_dir(struct graphrun *gr, const struct gjob *j);
 void graphcmd_free(struct gjob *j);
 
 /* Whether j is up to date (its sources, generates and command as the
- * state recorded them); prints nothing.  On worker w. */
+ * state recorded them); prints nothing, but with --explain writes why
+ * not to why.  On worker w. */
 bool graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
-    struct gjob *j);
+    struct gjob *j, struct buf *why);
 
 /* Give w's source() each source pattern of the jobs of the run
  * (graphstate.c). */
@@ -215,8 +219,10 @@ void graphstate_close(struct graphrun *gr);
 bool graphstate_outputs(struct graphrun *gr, struct gjob *j,
     struct wspx__outjob *oj);
 
-/* j succeeded: record its state.  On worker w. */
-void graphstate_record(struct graphrun *gr, struct wspx_worker *w,
-    struct gjob *j);
+/* j ended (ok: it succeeded, and it was no dry run): what it wrote will
+ * be looked at again; if ok, record its state.  Frees the parts its
+ * up-to-date check made.  On worker w. */
+void graphstate_ended(struct graphrun *gr, struct wspx_worker *w,
+    struct gjob *j, bool ok);
 
 #endif /* WSPX_GRAPHRUN_H */

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/sha256.h"
 #include "jobfile/uptodate.h"
 #include "os/tmp.h"
 #include "util/buf.h"
@@ -76,7 +75,11 @@ graphstate_open(struct graphrun *gr)
 		return;
 	}
 	path = statepath(gr);
-	if ((rc = wspx__uptodate_open(&gr->state, path)) != 0) {
+	if ((rc = wspx__statefile_open(&gr->state, path)) == 0 &&
+	    wspx__statefile_older(gr->state))
+		warn("%s: of an older wspx: emptied; every job runs once",
+		    path);
+	if (rc != 0) {
 		warn("%s: %s: every job runs", path, rc == -EINVAL ? "not a "
 		    "state file of wspx (left as it is)" : rc == -ELOOP ?
 		    "a symbolic link (not followed)" : rc == -ENXIO ? "not a "
@@ -93,7 +96,7 @@ graphstate_close(struct graphrun *gr)
 	size_t i;
 	int rc;
 
-	if (gr->state != NULL && (rc = wspx__uptodate_close(gr->state)) != 0)
+	if (gr->state != NULL && (rc = wspx__statefile_close(gr->state)) != 0)
 		warn("the up-to-date state beside %s: %s", gr->file,
 		    strerror(-rc));
 	gr->state = NULL;
@@ -130,76 +133,158 @@ freepatterns(char **p, size_t n)
 	free(p);
 }
 
-/* A digest of j's files: its sources (with its identity, text) or its
- * generates, into out.  Returns whether it could be made (and, for
- * generates, every generated file is there). */
+/* j's directory as a prefix of the stat cache's keys: its dir: and '/',
+ * or "" (the job file's directory).  malloc'd. */
+static char *
+keyprefix(struct graphrun *gr, const struct gjob *j)
+{
+	const struct wspx__ynode *d = gr->jf->jobs[j->index].dir;
+	char *v, *p;
+
+	if (d == NULL)
+		return xstrdup("");
+	v = graphcmd_expand(gr, j, d->str);
+	p = xmalloc(strlen(v) + 2);
+	strcat(strcpy(p, v), "/");
+	free(v);
+	return p;
+}
+
+/* Add the parts of j's sources or generates to parts.  Returns whether
+ * they could be made (and, for generates, every generated file is
+ * there). */
 static bool
 files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    bool sources, const char *text, unsigned char out[32])
+    bool sources, struct wspx__parts *parts)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	char **p, *dir, *missing = NULL;
+	char **p, *dir, *prefix, *missing = NULL;
 	size_t n;
 	int fd, rc;
 
 	p = patterns(gr, j, sources ? jj->sources : jj->generates, &n);
 	dir = graphcmd_dir(gr, j);
+	prefix = keyprefix(gr, j);
 	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		rc = -errno;
 	else
-		rc = wspx__uptodate_digest(w, fd, sources ?
-		    (const char *const *)p : NULL, sources ? n : 0, sources ?
-		    NULL : (const char *const *)p, sources ? 0 : n, text, out,
-		    &missing);
+		rc = wspx__uptodate_files(gr->state, w, fd, prefix,
+		    (const char *const *)p, n, !sources, parts, &missing);
+	if (rc == -ENOMEM)
+		fatal("out of memory");
 	if (fd >= 0)
 		close(fd);
 	free(missing);
+	free(prefix);
 	free(dir);
 	freepatterns(p, n);
 	return rc == 0 && missing == NULL;
 }
 
-/* j's digest: of its identity and sources as they were before it ran
- * (j->srcdigest), and of its generates as they are now. */
+/* The parts of j's identity: a line of graphcmd_text() each, keyed by
+ * its first word ("run", "shell", "dir", ...), an env line by its
+ * variable's name ("env CC"), a value by its expression ("value
+ * matrix.os"). */
+static void
+identity(struct graphrun *gr, const struct gjob *j, struct wspx__parts *p)
+{
+	char *text = graphcmd_text(gr, j), *line, *next, *key;
+	size_t n;
+
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		n = strcspn(line, " ");
+		/* (an env line: env "NAME=value", NAME with no '=' nor '"';
+		 * a value line: value NAME "value", NAME with no ' ') */
+		if (strncmp(line, "env \"", 5) == 0)
+			n = 5 + strcspn(line + 5, "=\"");
+		else if (strncmp(line, "value ", 6) == 0)
+			n = 6 + strcspn(line + 6, " ");
+		key = xmalloc(n + 1);
+		memcpy(key, line, n);
+		key[n] = '\0';
+		if (strncmp(key, "env \"", 5) == 0)
+			memmove(key + 4, key + 5, n - 4);
+		if (wspx__uptodate_identity(p, key, line) != 0)
+			fatal("out of memory");
+		free(key);
+	}
+	free(text);
+}
+
+/* j's digest into out: its identity and sources as they were before it
+ * ran (j->parts), and its generates as they are now; with those parts
+ * into now (to be freed, whatever the outcome). */
 static bool
 digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    unsigned char out[32])
+    struct wspx__parts *now, unsigned char out[32])
 {
-	unsigned char gen[32];
-	struct wspx__sha256 c;
+	size_t i;
 
-	if (!j->srcknown || !files(gr, w, j, false, "", gen))
+	for (i = 0; i < j->parts.n; i++)
+		if (wspx__uptodate_addpart(now, j->parts.v[i].kind,
+		    j->parts.v[i].tag, j->parts.v[i].key,
+		    j->parts.v[i].sum) != 0)
+			fatal("out of memory");
+	if (!j->srcknown || !files(gr, w, j, false, now))
 		return false;
-	wspx__sha256_init(&c);
-	wspx__sha256_update(&c, j->srcdigest, sizeof(j->srcdigest));
-	wspx__sha256_update(&c, gen, sizeof(gen));
-	wspx__sha256_final(&c, out);
+	wspx__uptodate_sum(now, out);
 	return true;
+}
+
+/* Whether j, its parts made, is up to date; why not into why (with
+ * --explain). */
+static bool
+compare(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    struct buf *why)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct wspx__parts now = { NULL, 0, 0 };
+	unsigned char d[32], then[32];
+	bool made = digest(gr, w, j, &now, d), same;
+	char *r;
+
+	same = made && wspx__statefile_lookup(gr->state, jj->name, then) &&
+	    memcmp(d, then, sizeof(d)) == 0;
+	if (!same && gr->c->explain) {
+		r = wspx__explain_job(gr->state, jj->name, &now);
+		bufadds(why, r != NULL ? r : !made ? "a file cannot be read" :
+		    "its record differs");
+		free(r);
+	}
+	wspx__uptodate_freeparts(&now);
+	return same;
 }
 
 bool
 graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
-    struct gjob *j)
+    struct gjob *j, struct buf *why)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	unsigned char now[32], then[32];
-	char *text;
 
 	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
-	    NULL))
+	    NULL)) {
+		if (gr->c->explain)
+			bufadds(why, gr->state != NULL ? "no sources: nor "
+			    "generates:" : "no up-to-date state");
 		return false;
+	}
 	/* The sources are hashed before the job starts, as make and ninja
 	 * look at them before: one edited while the job runs is then
 	 * changed for the next run, not recorded as built. */
-	text = graphcmd_text(gr, j);
-	j->srcknown = files(gr, w, j, true, text, j->srcdigest);
-	free(text);
+	wspx__uptodate_freeparts(&j->parts);
+	identity(gr, j, &j->parts);
+	j->srcknown = files(gr, w, j, true, &j->parts);
 	/* (a job whose outputs others read runs to make them: they are not
 	 * kept with its state) */
-	if (gr->c->force || jj->outputs_used)
+	if (gr->c->force || jj->outputs_used) {
+		if (gr->c->explain)
+			bufadds(why, gr->c->force ? "--force" : "other jobs "
+			    "read its outputs, which are not kept");
 		return false;
-	return digest(gr, w, j, now) && wspx__uptodate_lookup(gr->state,
-	    jj->name, then) && memcmp(now, then, sizeof(now)) == 0;
+	}
+	return compare(gr, w, j, why);
 }
 
 static void
@@ -378,17 +463,24 @@ graphstate_sources(struct graphrun *gr, const struct jobwords *w)
 }
 
 void
-graphstate_record(struct graphrun *gr, struct wspx_worker *w,
-    struct gjob *j)
+graphstate_ended(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    bool ok)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	unsigned char now[32];
+	struct wspx__parts now = { NULL, 0, 0 };
+	unsigned char d[32];
 	int rc;
 
-	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
-	    NULL) || !digest(gr, w, j, now))
+	if (gr->state == NULL)
 		return;
-	if ((rc = wspx__uptodate_record(gr->state, jj->name, now)) != 0)
+	/* (what it wrote is looked at again; a dry run wrote nothing) */
+	if (!gr->c->dryrun)
+		wspx__statefile_epoch(gr->state);
+	if (ok && (jj->sources != NULL || jj->generates != NULL) &&
+	    digest(gr, w, j, &now, d) && (rc = wspx__statefile_record(
+	    gr->state, jj->name, d, &now)) != 0)
 		warn("the up-to-date state beside %s: %s", gr->file,
 		    strerror(-rc));
+	wspx__uptodate_freeparts(&now);
+	wspx__uptodate_freeparts(&j->parts);
 }

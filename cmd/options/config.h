@@ -73,6 +73,7 @@ struct config {
 	const char *metrics;	/* --metrics FILE, or NULL */
 	const char *events;	/* --events FILE ("-": stdout), or NULL */
 	bool force;		/* --force: run jobs that are up to date */
+	bool explain;		/* --explain: say why each job runs */
 	/* Many records per job (input/jobargs.c) */
 	enum multi { MULTI_NONE, MULTI_M, MULTI_X, MULTI_XARGS } multi;
 				/* -m, -X, --xargs: as many as fit */

@@ -34,7 +34,7 @@ enum optid {
 	O_MAXREPL, O_EOF, O_EOFOPT, O_ARGSEP, O_ARGFILESEP, O_LINK, O_PIPE,
 	O_PIPEPART, O_BLOCK, O_RECEND, O_RECSTART, O_REGEXP, O_HEADER,
 	O_ROUNDROBIN, O_CAT, O_FIFO, O_PLUS, O_FILES, O_NOKEEP, O_SILENT,
-	O_QUIET, O_JSON, O_WATCH,
+	O_QUIET, O_JSON, O_WATCH, O_EXPLAIN,
 	O_ENV, O_SSHLOGIN, O_SLF, O_SSH, O_WORKDIR, O_TRANSFERFILE,
 	O_TRANSFER, O_RETURN, O_CLEANUP, O_TRC, O_CONTROLMASTER, O_SLURM,
 	O_SLURMCPUS, O_SLURMPARTITION, O_SLURMARGS,
@@ -225,6 +225,8 @@ static const struct option {
 	{ 0, "outputasfiles", NULL, O_FILES, NULL },
 	{ 0, "force", NULL, O_FORCE, "wspx run: run the jobs that are up to "
 	    "date too" },
+	{ 0, "explain", NULL, O_EXPLAIN, "wspx run: say why each job runs or "
+	    "is up to date" },
 	{ 0, "eta", NULL, O_ETA, "show progress and ETA: the status line, or "
 	    "--progress lines" },
 	{ 0, "bar", NULL, O_ETA, NULL },
@@ -546,6 +548,7 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_LOAD:		setload(c, as, v); break;
 	case O_JOBSERVER:	c->jobserver = true; break;
 	case O_FORCE:		c->force = true; break;
+	case O_EXPLAIN:		c->explain = true; break;
 	case O_ETA:		c->progress = true, c->nostatus = false; break;
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);
@@ -584,7 +587,8 @@ spelledbefore(size_t i, const char *name, size_t n)
 static bool
 wholenameonly(const struct option *o)
 {
-	return o->id == O_QUIET || o->id == O_JSON || o->id == O_WATCH;
+	return o->id == O_QUIET || o->id == O_JSON || o->id == O_WATCH ||
+	    o->id == O_EXPLAIN;
 }
 
 /* Report that name[0..n) begins the names of several options, each named

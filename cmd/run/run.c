@@ -563,6 +563,11 @@ run(struct config *c)
 	    jobargs_failed(r.ja))) || (r.pipes != NULL &&
 	    pipejobs_failed(r.pipes));
 	wspx__exec_wait(r.x);
+	/* (what a dry run staged: the executor shows it when it is idle,
+	 * which it never was if no job went to it, every job of a job file
+	 * up to date) */
+	if (c->dryrun)
+		wspx__output_flush(r.out);
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
 	    exitstatus(&r, &f);

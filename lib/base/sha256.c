@@ -168,32 +168,16 @@ wspx__sha256_final(struct wspx__sha256 *c, unsigned char out[32])
 }
 
 int
-wspx__sha256_file(int dirfd, const char *path, unsigned char out[32])
+wspx__sha256_fd(int fd, unsigned char out[32])
 {
 	struct wspx__sha256 c;
 	unsigned char *buf;
-	struct stat st;
 	ssize_t r;
-	int fd, rc = 0;
+	int rc = 0;
 
 	/* From the heap: a pool worker's stack may be small. */
 	if ((buf = malloc(CHUNK)) == NULL)
 		return -ENOMEM;
-	/* O_NONBLOCK: a FIFO must not hold the worker until a writer comes
-	 * (it is refused below, as every file that is not a regular one) */
-	if ((fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) <
-	    0 || fstat(fd, &st) != 0) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return rc;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		free(buf);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	}
 	wspx__sha256_init(&c);
 	while ((r = read(fd, buf, CHUNK)) != 0) {
 		if (r < 0 && errno == EINTR)
@@ -204,9 +188,31 @@ wspx__sha256_file(int dirfd, const char *path, unsigned char out[32])
 		}
 		wspx__sha256_update(&c, buf, (size_t)r);
 	}
-	close(fd);
 	free(buf);
 	if (rc == 0)
 		wspx__sha256_final(&c, out);
+	return rc;
+}
+
+int
+wspx__sha256_file(int dirfd, const char *path, unsigned char out[32])
+{
+	struct stat st;
+	int fd, rc;
+
+	/* O_NONBLOCK: a FIFO must not hold the worker until a writer comes
+	 * (it is refused below, as every file that is not a regular one) */
+	if ((fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) <
+	    0 || fstat(fd, &st) != 0) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode))
+		rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	else
+		rc = wspx__sha256_fd(fd, out);
+	close(fd);
 	return rc;
 }

@@ -29,6 +29,10 @@ void wspx__sha256_update(struct wspx__sha256 *c, const void *p, size_t n);
  * initialized again before it is reused. */
 void wspx__sha256_final(struct wspx__sha256 *c, unsigned char out[32]);
 
+/* The SHA-256 of what is left to read of fd, read in 64 KiB chunks.  Any
+ * thread.  Returns 0, -ENOMEM or -errno from read(2). */
+int wspx__sha256_fd(int fd, unsigned char out[32]);
+
 /* The SHA-256 of the file at path, relative to dirfd (AT_FDCWD for the
  * working directory), read in 64 KiB chunks.  Any thread.  Returns 0, or
  * -errno from openat(2) or read(2) (-EISDIR for a directory). */

@@ -1,0 +1,282 @@
+/*
+ * The stat cache of the up-to-date state (see uptodate.h): the digest of
+ * a file's content, kept with what stat(2) said of it when it was read,
+ * so that a no-op build stats its files and reads none.
+ *
+ * A file is looked at once per epoch (state_int.h): the first thread to
+ * want it marks it busy, stats it and, unless its stat is the one
+ * recorded with a trusted digest, hashes it, the lock not held; the
+ * others wait for it on the state's cond.  The one hashing never waits
+ * for anything but its read, so a worker that waits cannot deadlock the
+ * pool.  A digest is trusted, and saved, when the file's stat was the same
+ * before and after the read, and its mtime or its ctime was before the
+ * clock of file times (lib/os/fsclock.h) read before the first stat: a
+ * write after that stamps both with a later time, so the stat tells it.
+ * A file system whose times have no nanoseconds may tick by 2 s (FAT):
+ * there the time must be 2 s older.
+ */
+#include "uptodate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/sha256.h"
+#include "os/fsclock.h"
+#include "os/thread.h"
+#include "state_int.h"
+#include "wspx.h"
+
+long
+wspx__filecache_entry(struct wspx__state *st, const char *key)
+{
+	struct wspx__strtab_entry *te;
+	struct fentry *v;
+	size_t cap, len = strlen(key);
+	char *copy;
+
+	if ((te = wspx__strtab_get(&st->filetab, key, len)) != NULL)
+		return (long)te->aux;
+	if (st->nfiles == st->capfiles) {
+		cap = st->capfiles != 0 ? st->capfiles * 2 : 256;
+		if ((v = realloc(st->files, cap * sizeof(*v))) == NULL)
+			return -ENOMEM;
+		st->files = v;
+		st->capfiles = cap;
+	}
+	/* (the table borrows the entry's own copy of the key) */
+	if ((copy = strdup(key)) == NULL ||
+	    wspx__strtab_put(&st->filetab, copy, len, &te) != 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	st->files[st->nfiles] = (struct fentry){ .key = copy };
+	te->val = st;
+	te->aux = st->nfiles;
+	return (long)st->nfiles++;
+}
+
+/* Parse a decimal number (with an optional '-') at *s, before end, that
+ * ends with a tab; *s is then after the tab.  false if there is none. */
+static bool
+number(const char **s, const char *end, int64_t *out)
+{
+	const char *p = *s;
+	bool neg = p < end && *p == '-';
+	uint64_t v = 0;
+
+	p += neg;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p >= end || *p != '\t')
+		return false;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	*s = p + 1;
+	return true;
+}
+
+bool
+wspx__filecache_parse(struct wspx__state *st, const char *s, size_t len,
+    bool *nomem)
+{
+	const char *p = s + 2, *end = s + len;
+	struct fentry fe = { 0 };
+	int64_t n[5];
+	char *key;
+	long k;
+	int i;
+
+	if (len < 2 || s[0] != '@' || s[1] != '\t')
+		return false;
+	for (i = 0; i < 5; i++)
+		if (!number(&p, end, &n[i]))
+			return false;
+	if (end - p < 66 || p[64] != '\t' ||
+	    !wspx__statefile_unhex(p, fe.sum, 32))
+		return false;
+	if ((key = malloc((size_t)(end - p))) == NULL) {
+		*nomem = true;
+		return true;
+	}
+	if (!wspx__statefile_unescape(p + 65, (size_t)(end - p - 65), key)) {
+		free(key);
+		return false;
+	}
+	fe.st = (struct fstat){ n[0], n[1], n[2], (uint64_t)n[3],
+	    (uint64_t)n[4] };
+	if ((k = wspx__filecache_entry(st, key)) < 0)
+		*nomem = true;
+	else {
+		st->files[k].st = fe.st;
+		memcpy(st->files[k].sum, fe.sum, 32);
+		st->files[k].trusted = true;
+		st->files[k].unsaved = false;
+	}
+	free(key);
+	return true;
+}
+
+size_t
+wspx__filecache_max(const struct fentry *fe)
+{
+	/* "@", 5 numbers of at most 20 digits and a sign, the digest, the
+	 * tabs and the newline */
+	return 2 + 5 * 22 + 65 + 2 * strlen(fe->key) + 1;
+}
+
+size_t
+wspx__filecache_format(char *line, const struct fentry *fe)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *p = line;
+	int i;
+
+	p += sprintf(p, "@\t%lld\t%lld\t%lld\t%llu\t%llu\t",
+	    (long long)fe->st.size, (long long)fe->st.mtime,
+	    (long long)fe->st.ctime, (unsigned long long)fe->st.ino,
+	    (unsigned long long)fe->st.dev);
+	for (i = 0; i < 32; i++) {
+		*p++ = digits[fe->sum[i] >> 4];
+		*p++ = digits[fe->sum[i] & 15];
+	}
+	*p++ = '\t';
+	p = wspx__statefile_escape(p, fe->key);
+	*p++ = '\n';
+	return (size_t)(p - line);
+}
+
+static struct fstat
+fstatof(const struct stat *sb)
+{
+	return (struct fstat){ (int64_t)sb->st_size,
+	    (int64_t)sb->st_mtim.tv_sec * WSPX_NS_PER_S + sb->st_mtim.tv_nsec,
+	    (int64_t)sb->st_ctim.tv_sec * WSPX_NS_PER_S + sb->st_ctim.tv_nsec,
+	    (uint64_t)sb->st_ino, (uint64_t)sb->st_dev };
+}
+
+static bool
+samestat(const struct fstat *a, const struct fstat *b)
+{
+	return a->size == b->size && a->mtime == b->mtime &&
+	    a->ctime == b->ctime && a->ino == b->ino && a->dev == b->dev;
+}
+
+/* Whether a write after now could leave f's times as they are: it
+ * stamps both with its tick, so only if both are that tick already. */
+static bool
+racy(const struct fstat *f, int64_t now)
+{
+	int64_t t = f->mtime < f->ctime ? f->mtime : f->ctime;
+
+	if (t % WSPX_NS_PER_S == 0)
+		t += 2 * WSPX_NS_PER_S;
+	return t >= now;
+}
+
+/* Hash the regular file at path into fe, as it is now; now is the clock
+ * of file times before it was first looked at.  0 or -errno. */
+static int
+hash(int dirfd, const char *path, int64_t now, struct fentry *fe)
+{
+	struct stat before, after;
+	struct fstat was;
+	int fd, rc;
+
+	/* O_NONBLOCK: a FIFO put there since must not hold the worker */
+	if ((fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return -errno;
+	if (fstat(fd, &before) != 0)
+		rc = -errno;
+	else if (!S_ISREG(before.st_mode))
+		rc = S_ISDIR(before.st_mode) ? -EISDIR : -EINVAL;
+	else if ((rc = wspx__sha256_fd(fd, fe->sum)) == 0 &&
+	    fstat(fd, &after) != 0)
+		rc = -errno;
+	close(fd);
+	if (rc != 0)
+		return rc;
+	fe->st = fstatof(&after);
+	was = fstatof(&before);
+	fe->trusted = samestat(&fe->st, &was) && !racy(&fe->st, now);
+	fe->unsaved = fe->trusted;
+	return 0;
+}
+
+/* Look at the file at path, whose entry was fe (a copy, updated). */
+static int
+look(int dirfd, const char *path, struct fentry *fe)
+{
+	int64_t now = wspx__fsclock_ns();
+	struct fstat cur;
+	struct stat sb;
+
+	if (fstatat(dirfd, path, &sb, 0) != 0)
+		return -errno;
+	if (S_ISDIR(sb.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(sb.st_mode))
+		return -EINVAL;
+	cur = fstatof(&sb);
+	if (fe->trusted && samestat(&cur, &fe->st))
+		return 0;
+	return hash(dirfd, path, now, fe);
+}
+
+int
+wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
+    const char *path, unsigned char sum[32])
+{
+	struct fentry *fe, copy;
+	unsigned epoch;
+	long k;
+	int rc;
+
+	if (st == NULL)
+		return wspx__sha256_file(dirfd, path, sum);
+	WSPX_MUST(pthread_mutex_lock(&st->lock));
+	if ((k = wspx__filecache_entry(st, key)) < 0) {
+		WSPX_MUST(pthread_mutex_unlock(&st->lock));
+		return -ENOMEM;
+	}
+	while (st->files[k].busy)
+		WSPX_MUST(pthread_cond_wait(&st->looked, &st->lock));
+	fe = &st->files[k];
+	/* relaxed: see state_int.h */
+	epoch = atomic_load_explicit(&st->epoch, memory_order_relaxed);
+	if (fe->epoch == epoch) {
+		memcpy(sum, fe->sum, 32);
+		rc = fe->rc;
+		WSPX_MUST(pthread_mutex_unlock(&st->lock));
+		return rc;
+	}
+	fe->busy = true;
+	copy = *fe;
+	WSPX_MUST(pthread_mutex_unlock(&st->lock));
+	rc = look(dirfd, path, &copy);
+	WSPX_MUST(pthread_mutex_lock(&st->lock));
+	fe = &st->files[k];
+	if (rc == 0) {
+		fe->st = copy.st;
+		memcpy(fe->sum, copy.sum, 32);
+		fe->trusted = copy.trusted;
+		fe->unsaved |= copy.unsaved;
+	}
+	fe->rc = rc;
+	fe->epoch = epoch;
+	fe->busy = false;
+	memcpy(sum, fe->sum, 32);
+	st->dirty |= copy.unsaved;
+	WSPX_MUST(pthread_cond_broadcast(&st->looked));
+	WSPX_MUST(pthread_mutex_unlock(&st->lock));
+	return rc;
+}

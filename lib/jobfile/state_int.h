@@ -1,0 +1,109 @@
+/*
+ * Between the files of the up-to-date state (see uptodate.h): the state
+ * itself and its file (statefile.c), and its cache of what each file's
+ * stat was when its content was hashed (filecache.c).  Not installed.
+ */
+#ifndef WSPX_STATE_INT_H
+#define WSPX_STATE_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/strtab.h"
+
+/* The last record of one job. */
+struct entry {
+	char *name;			/* owned */
+	unsigned char digest[32];
+	char *parts;			/* its parts as written in the file
+					 * (see uptodate.h), owned, or NULL */
+	bool mine;			/* recorded by this run */
+};
+
+/* What stat(2) said of a file: what a change to it changes. */
+struct fstat {
+	int64_t size, mtime, ctime;	/* times in ns since the epoch */
+	uint64_t ino, dev;
+};
+
+/* A file of the stat cache: its key is the path relative to the job
+ * file's directory (a job's dir: prefixed), or absolute. */
+struct fentry {
+	char *key;			/* owned */
+	struct fstat st;		/* when sum was taken */
+	unsigned char sum[32];		/* the SHA-256 of its content */
+	bool trusted;			/* st and sum were seen together and
+					 * st is not racy: a file with st has
+					 * sum (saved in the file) */
+	bool unsaved;			/* trusted and not in the file yet */
+	bool busy;			/* a thread is looking at the file:
+					 * wait on the state's cond */
+	unsigned epoch;			/* the epoch of this run's last look,
+					 * or 0 */
+	int rc;				/* that look: 0 a regular file (sum
+					 * valid), -EISDIR, or -errno */
+};
+
+struct wspx__state {
+	pthread_mutex_t lock;	/* guards every field below but epoch */
+	pthread_cond_t looked;	/* a busy file is done with */
+	char *path;		/* the file, as given */
+	int fd;			/* the file, to append to */
+	int err;		/* an append failed: append no more */
+	bool dirty;		/* the file differs from v[]: rewrite it */
+	bool older;		/* it was of an older format: rebuilt */
+	struct entry *v;	/* in the order jobs were first seen */
+	size_t n, cap;
+	uint32_t *slots;	/* open addressing: index in v + 1, 0 empty */
+	size_t nslots;		/* a power of two, at least twice n */
+	struct fentry *files;	/* the stat cache, in the order seen */
+	size_t nfiles, capfiles;
+	struct wspx__strtab filetab;	/* key -> index in files (aux) */
+	/* Bumped as each job ends: a file looked at in an earlier epoch is
+	 * looked at again (the job may have written it).  Relaxed: read
+	 * under the lock, with the job's end ordered before by the graph's
+	 * release of its dependents. */
+	_Atomic(unsigned) epoch;
+};
+
+/* The file entry of key, added (not trusted, epoch 0) if new: its index
+ * in st->files, or -ENOMEM.  The lock held. */
+long wspx__filecache_entry(struct wspx__state *st, const char *key);
+
+/* Parse a file record (without its newline) into the stat cache: false if
+ * it is not one.  The lock held, or st not yet shared. */
+bool wspx__filecache_parse(struct wspx__state *st, const char *s,
+    size_t len, bool *nomem);
+
+/* The length of the record of fe, newline included, at most; then the
+ * record itself into line, returning its length. */
+size_t wspx__filecache_max(const struct fentry *fe);
+size_t wspx__filecache_format(char *line, const struct fentry *fe);
+
+/* The SHA-256 of the content of the regular file at path (relative to
+ * dirfd), through st's stat cache under key (st NULL: none).  Returns 0,
+ * -EISDIR for a directory, -EINVAL for another kind of file, -ENOMEM or
+ * -errno.  Any thread; see filecache.c. */
+int wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
+    const char *path, unsigned char sum[32]);
+
+/* A copy of the parts recorded for job (malloc'd), or NULL: none, or out
+ * of memory; *found whether job has a record. */
+char *wspx__statefile_parts(struct wspx__state *st, const char *job,
+    bool *found);
+
+/* Escape s into p (room for 2 * strlen(s)) as names and keys are written
+ * in the file; returns the end. */
+char *wspx__statefile_escape(char *p, const char *s);
+
+/* Parse the 2n lower-case hex digits at s into d[0..n): false if they
+ * are not (a NUL stops them). */
+bool wspx__statefile_unhex(const char *s, unsigned char *d, int n);
+
+/* Unescape s[0..len) into out (room for len + 1); false if it is not a
+ * valid name or key. */
+bool wspx__statefile_unescape(const char *s, size_t len, char *out);
+
+#endif /* WSPX_STATE_INT_H */

@@ -1,0 +1,205 @@
+#!/usr/bin/env bats
+# --explain (issue 20) says why each job runs or is up to date, one line
+# each, as ninja's -d explain; the stat cache (issue 21) reads no file
+# whose stat is unchanged and misses no change; a state file of the older
+# format is rebuilt, never trusted.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+# A small build: two compile legs, a link, a lint with no files.
+mkbuild() {
+	mkdir -p src
+	echo 'int add;' > src/add.c
+	echo 'int sub;' > src/sub.c
+	echo '#define N 1' > src/common.h
+	cat > jobs.yaml <<'Y'
+env:
+  CFLAGS: -O2
+jobs:
+  compile:
+    matrix: {unit: [add, sub]}
+    sources: ["src/${{ matrix.unit }}.c", "src/*.h"]
+    generates: ["${{ matrix.unit }}.o"]
+    run: cat src/${{ matrix.unit }}.c src/*.h > ${{ matrix.unit }}.o
+  link:
+    needs: [compile]
+    sources: [add.o, sub.o]
+    generates: [app]
+    run: cat add.o sub.o > app
+  lint:
+    run: "true"
+Y
+}
+
+# The explain line of job $1 in $stderr (without "wspx: explain: ").
+why() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"wspx: explain: $1 "*) echo "${line#"wspx: explain: $1 "}"; return ;;
+		esac
+	done <<< "$stderr"
+	echo "no explain line for $1"
+}
+
+@test "--explain: a line for each job, run or up to date, and why" {
+	mkbuild
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(why 'compile[unit=add]')" = "runs: no record" ]
+	[ "$(why link)" = "runs: no record" ]
+	[ "$(why lint)" = "runs: no sources: nor generates:" ]
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(why 'compile[unit=add]')" = "is up to date" ]
+	[ "$(why 'compile[unit=sub]')" = "is up to date" ]
+	[ "$(why link)" = "is up to date" ]
+	[ "$(why lint)" = "runs: no sources: nor generates:" ]
+	[ "$(grep -c '^wspx: explain: ' <<< "$stderr")" -eq 4 ]
+	[[ "$stderr" == *"wspx: 4 jobs in "*": 1 ok, 3 up to date"* ]]
+}
+
+@test "--explain after each kind of change names it" {
+	mkbuild
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	echo 'int add = 1;' > src/add.c
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=add]')" = "runs: src/add.c changed" ]
+	[ "$(why 'compile[unit=sub]')" = "is up to date" ]
+	[ "$(why link)" = "runs: add.o changed" ]
+	# a header every leg names
+	echo '#define N 2' > src/common.h
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=sub]')" = "runs: src/common.h changed" ]
+	echo '#define M 1' > src/more.h
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=sub]')" = "runs: src/more.h is new" ]
+	rm src/more.h
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=sub]')" = "runs: src/more.h is gone" ]
+	# a generated file removed, then changed
+	rm app
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why link)" = "runs: app missing" ]
+	echo tampered > app
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why link)" = "runs: app changed" ]
+	# the environment: the file's, then the command line's
+	sed -i 's/-O2/-O3/' jobs.yaml
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why link)" = "runs: env CFLAGS changed" ]
+	run --separate-stderr "$WSPX" run --explain jobs.yaml CFLAGS=-Os
+	[ "$(why 'compile[unit=add]')" = "runs: env CFLAGS changed" ]
+	# the command
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	sed -i 's/cat add.o sub.o > app/cat sub.o add.o > app/' jobs.yaml
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why link)" = "runs: command changed" ]
+	[ "$(why 'compile[unit=add]')" = "is up to date" ]
+	# --force
+	run --separate-stderr "$WSPX" run --explain --force jobs.yaml
+	[ "$(why link)" = "runs: --force" ]
+}
+
+@test "--explain with --dry-run: a need that would run, and nothing recorded" {
+	mkbuild
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	cp .jobs.yaml.wspx-state state.before
+	echo 'int sub = 2;' > src/sub.c
+	run --separate-stderr "$WSPX" run --explain --dry-run jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(why 'compile[unit=sub]')" = "runs: src/sub.c changed" ]
+	[ "$(why 'compile[unit=add]')" = "is up to date" ]
+	[ "$(why link)" = "runs: compile[unit=sub] would run first" ]
+	[ "$output" = "# compile[unit=sub]
+cat src/sub.c src/*.h > sub.o
+# link
+cat add.o sub.o > app
+# lint
+true" ]
+	[[ "$stderr" == *"wspx: 4 jobs: 3 would run, 1 up to date"* ]]
+	[ "$(cat src/sub.c)" = 'int sub = 2;' ]
+	# the dry run ran nothing; the next explains as it did
+	run --separate-stderr "$WSPX" run --explain --dry-run jobs.yaml
+	[ "$(why 'compile[unit=sub]')" = "runs: src/sub.c changed" ]
+}
+
+@test "--dry-run -v with every job up to date names each (what was staged is shown)" {
+	mkbuild
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	sed -i '/^  lint:/,$d' jobs.yaml
+	run --separate-stderr "$WSPX" run --dry-run -v jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	[[ "$stderr" == *"wspx: compile[unit=add] is up to date"* ]]
+	[[ "$stderr" == *"wspx: compile[unit=sub] is up to date"* ]]
+	[[ "$stderr" == *"wspx: link is up to date"* ]]
+	[[ "$stderr" == *"wspx: 3 jobs up to date"* ]]
+}
+
+@test "--explain is for job files, and only by its whole name" {
+	run "$WSPX" --explain echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--explain is for job files"* ]]
+	mkbuild
+	run "$WSPX" run --expl jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" != *"explain:"* ]]
+}
+
+@test "a no-op run trusts the stat cache: a source whose stat is unchanged is not read" {
+	mkbuild
+	touch -d '1 hour ago' src/*
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	grep -q "	src/add.c\$" .jobs.yaml.wspx-state
+	# What the cache says of src/add.c is believed while its stat stays:
+	# a wrong sum there, and the job runs, though the file never changed.
+	sed -i '/	src\/add.c$/s/\t[0-9a-f]\{64\}\t/\t'"$(printf '0%.0s' {1..64})"'\t/' .jobs.yaml.wspx-state
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=add]')" = "runs: src/add.c changed" ]
+	[ "$(why 'compile[unit=sub]')" = "is up to date" ]
+	# and the run put it right
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=add]')" = "is up to date" ]
+}
+
+@test "a source replaced by mv, same size and mtime, rebuilds" {
+	mkbuild
+	touch -d '1 hour ago' src/*
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	echo 'int odd;' > other.c
+	touch -r src/add.c other.c
+	mv other.c src/add.c
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=add]')" = "runs: src/add.c changed" ]
+	[ "$(cat add.o)" = "int odd;
+#define N 1" ]
+}
+
+@test "a state file of the older format is emptied with a warning: every job runs once" {
+	mkbuild
+	printf 'wspx-state 1\n%s\tlink\n' "$(printf 'a%.0s' {1..64})" > .jobs.yaml.wspx-state
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"wspx: ./.jobs.yaml.wspx-state: of an older wspx: emptied; every job runs once"* || "$stderr" == *".jobs.yaml.wspx-state: of an older wspx: emptied; every job runs once"* ]]
+	[ "$(why link)" = "runs: no record" ]
+	[ "$(head -n 1 .jobs.yaml.wspx-state)" = "wspx-state 2" ]
+	run --separate-stderr "$WSPX" run jobs.yaml
+	[[ "$stderr" != *"older"* ]]
+	[[ "$stderr" == *"1 ok, 3 up to date"* ]]
+}
+
+@test "the same job file run from another directory is up to date (the state keys are the file's, not the caller's)" {
+	mkbuild
+	mkdir elsewhere
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why link)" = "is up to date" ]
+	cd elsewhere
+	run --separate-stderr "$WSPX" run --explain ../jobs.yaml
+	[ "$(why link)" = "is up to date" ]
+	[ "$(why 'compile[unit=add]')" = "is up to date" ]
+	run --separate-stderr "$WSPX" run --explain "$BATS_TEST_TMPDIR/jobs.yaml"
+	[ "$(why link)" = "is up to date" ]
+}
