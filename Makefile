@@ -27,10 +27,11 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 YAML_CFLAGS =
 YAML_LIBS = -lyaml
+CRYPTO_LIBS = -lcrypto
 # The library links nothing but threads; the program and the engine's
 # tests link libyaml too.
 LIB_LDFLAGS = $(LDFLAGS) -pthread
-ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS)
+ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS) $(CRYPTO_LIBS)
 
 # The library, folder by folder (lib/*/README says what each is for).
 # libwspx (installed) is the runtime alone: runtime/, os/, and error.o of
@@ -138,7 +139,7 @@ EXAMPLES = examples/forkjoin
 # library for its test.  sshd, ssh and Slurm (with munge) are for the
 # remote tests, which start their own daemons on free ports with the
 # scripts of tests/services/.
-EXAMPLE_TOOLS = cc stdio.h yaml.h make
+EXAMPLE_TOOLS = cc stdio.h yaml.h openssl/evp.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm pkg-config spin mandoc bats python3 \
 	tmux ps bash dash zsh ksh mksh busybox fish tcsh parallel sshd ssh \
 	ssh-keygen slurmctld slurmd srun munged

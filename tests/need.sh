@@ -35,6 +35,7 @@ pkgof() {
 	case $1 in
 	stdio.h | pthread.h) echo libc6-dev ;;
 	yaml.h) echo libyaml-dev ;;
+	openssl/evp.h) echo libssl-dev ;;
 	cc | c99) echo gcc ;;
 	nm | ar) echo binutils ;;
 	ps | pkill | pgrep) echo procps ;;

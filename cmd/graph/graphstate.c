@@ -163,16 +163,16 @@ files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	int fd, rc;
 
 	p = patterns(gr, j, sources ? jj->sources : jj->generates, &n);
-	dir = graphcmd_dir(gr, j);
+	/* (most jobs run where the job file is: its directory is open) */
+	dir = jj->dir != NULL ? graphcmd_dir(gr, j) : NULL;
 	prefix = keyprefix(gr, j);
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		rc = -errno;
-	else
-		rc = wspx__uptodate_files(gr->state, w, fd, prefix,
-		    (const char *const *)p, n, !sources, parts, &missing);
+	fd = dir == NULL ? gr->basefd : open(dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC);
+	rc = fd < 0 ? -errno : wspx__uptodate_files(gr->state, w, fd, prefix,
+	    (const char *const *)p, n, !sources, parts, &missing);
 	if (rc == -ENOMEM)
 		fatal("out of memory");
-	if (fd >= 0)
+	if (fd >= 0 && dir != NULL)
 		close(fd);
 	free(missing);
 	free(prefix);

@@ -1,7 +1,8 @@
 /*
  * SHA-256 (FIPS 180-4), incremental, for the up-to-date check: the digest
- * of a job's command and of the files it reads and writes.  Plain C, no
- * assembly; a context belongs to one thread at a time.
+ * of a job's command and of the files it reads and writes.  Strings in
+ * plain C, a context belonging to one thread at a time; files through
+ * libcrypto, which uses the CPU's SHA instructions.
  */
 #ifndef WSPX_SHA256_H
 #define WSPX_SHA256_H
