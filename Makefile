@@ -27,11 +27,10 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -pthread -Wall -Wextra -Wpedantic -Wshadow \
 	-Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 YAML_CFLAGS =
 YAML_LIBS = -lyaml
-CRYPTO_LIBS = -lcrypto
 # The library links nothing but threads; the program and the engine's
 # tests link libyaml too.
 LIB_LDFLAGS = $(LDFLAGS) -pthread
-ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS) $(CRYPTO_LIBS)
+ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS)
 
 # The library, folder by folder (lib/*/README says what each is for).
 # libwspx (installed) is the runtime alone: runtime/, os/, and error.o of
@@ -40,7 +39,7 @@ BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 	lib/base/clock.h lib/base/median.h lib/base/sha256.h \
 	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
 	lib/base/yamldoc.h
-OSHDR = lib/os/fsclock.h lib/os/fswatch.h lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
+OSHDR = lib/os/direntry.h lib/os/fsclock.h lib/os/fswatch.h lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
 	lib/os/tmp.h \
 	lib/os/zerocopy.h
 RUNTIMEHDR = lib/runtime/atomic.h lib/runtime/blocking.h \
@@ -58,7 +57,7 @@ JOBFILEHDR = lib/jobfile/glob.h lib/jobfile/jobfile.h \
 LIBHDR = lib/wspx.h $(BASEHDR) $(OSHDR) $(RUNTIMEHDR) $(EXECHDR) \
 	$(BUILTINSHDR) $(JOBFILEHDR)
 WSPXOBJ = lib/base/error.o \
-	lib/os/fsclock.o lib/os/fswatch.o lib/os/proc.o lib/os/sysload.o lib/os/thread.o \
+	lib/os/direntry.o lib/os/fsclock.o lib/os/fswatch.o lib/os/proc.o lib/os/sysload.o lib/os/thread.o \
 	lib/os/tmp.o \
 	lib/os/zerocopy.o \
 	lib/runtime/blocking.o lib/runtime/deque.o lib/runtime/forkjoin.o \

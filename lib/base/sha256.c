@@ -8,9 +8,13 @@
  *
  * Files are hashed by libcrypto (OpenSSL 3), whose SHA-256 uses the CPU's
  * SHA extensions where it has them: 4.7 times this code's speed on the
- * machines wspx is measured on (tests/bench/README.md).  Strings, short
- * (a job's identity, the digest over its parts), keep this code: a
- * libcrypto context costs an allocation and a method lookup per hash.
+ * machines wspx is measured on (tests/bench/README.md).  It is opened
+ * with dlopen(3) when a file is first hashed, not linked: loading it
+ * costs 3 ms, which every run of wspx would pay, and a no-op build reads
+ * no file.  Without it, files are hashed by this code, to the same
+ * digest.  Strings, short (a job's identity, the digest over its parts),
+ * keep this code: a libcrypto context costs an allocation and a method
+ * lookup per hash.
  */
 #include "sha256.h"
 
@@ -21,7 +25,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+/* (the types alone: libcrypto is opened when it is first needed) */
 #include <openssl/evp.h>
+
+/* As os/thread.h has it (base/ comes before os/). */
+#define WSPX_MUST(call) do { if ((call) != 0) abort(); } while (0)
 
 #define CHUNK	(64 * 1024)	/* bytes per read(2) of a file */
 
@@ -175,22 +187,51 @@ wspx__sha256_final(struct wspx__sha256 *c, unsigned char out[32])
 		store32(out + 4 * i, c->h[i]);
 }
 
-int
-wspx__sha256_fd(int fd, unsigned char out[32])
+/* libcrypto's EVP digest calls, found when a file is first hashed. */
+static struct {
+	EVP_MD_CTX *(*ctxnew)(void);
+	void (*ctxfree)(EVP_MD_CTX *);
+	const EVP_MD *(*sha256)(void);
+	int (*init)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
+	int (*update)(EVP_MD_CTX *, const void *, size_t);
+	int (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
+} evp;
+static bool haveevp;			/* set once, by loadevp() */
+static pthread_once_t evponce = PTHREAD_ONCE_INIT;
+
+/* Find libcrypto's calls (POSIX's way to store dlsym()'s result in a
+ * function pointer); without libcrypto, files are hashed here. */
+static void
+loadevp(void)
+{
+	void *h = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+
+	if (h == NULL)
+		return;
+	*(void **)&evp.ctxnew = dlsym(h, "EVP_MD_CTX_new");
+	*(void **)&evp.ctxfree = dlsym(h, "EVP_MD_CTX_free");
+	*(void **)&evp.sha256 = dlsym(h, "EVP_sha256");
+	*(void **)&evp.init = dlsym(h, "EVP_DigestInit_ex");
+	*(void **)&evp.update = dlsym(h, "EVP_DigestUpdate");
+	*(void **)&evp.final = dlsym(h, "EVP_DigestFinal_ex");
+	haveevp = evp.ctxnew != NULL && evp.ctxfree != NULL &&
+	    evp.sha256 != NULL && evp.init != NULL && evp.update != NULL &&
+	    evp.final != NULL;
+}
+
+/* Hash what is left of fd with libcrypto into out, reading into buf.
+ * 0, -ENOMEM or -errno. */
+static int
+evpfd(int fd, unsigned char *buf, unsigned char out[32])
 {
 	EVP_MD_CTX *ctx;
-	unsigned char *buf;
 	unsigned int len;
 	ssize_t r;
 	int rc = 0;
 
-	/* From the heap: a pool worker's stack may be small. */
-	if ((buf = malloc(CHUNK)) == NULL)
-		return -ENOMEM;
-	if ((ctx = EVP_MD_CTX_new()) == NULL ||
-	    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-		EVP_MD_CTX_free(ctx);
-		free(buf);
+	if ((ctx = evp.ctxnew()) == NULL ||
+	    evp.init(ctx, evp.sha256(), NULL) != 1) {
+		evp.ctxfree(ctx);
 		return -ENOMEM;
 	}
 	while ((r = read(fd, buf, CHUNK)) != 0) {
@@ -200,16 +241,63 @@ wspx__sha256_fd(int fd, unsigned char out[32])
 			rc = -errno;
 			break;
 		}
-		if (EVP_DigestUpdate(ctx, buf, (size_t)r) != 1) {
+		if (evp.update(ctx, buf, (size_t)r) != 1) {
 			rc = -ENOMEM;
 			break;
 		}
 	}
-	if (rc == 0 && (EVP_DigestFinal_ex(ctx, out, &len) != 1 || len != 32))
+	if (rc == 0 && (evp.final(ctx, out, &len) != 1 || len != 32))
 		rc = -ENOMEM;
-	EVP_MD_CTX_free(ctx);
+	evp.ctxfree(ctx);
+	return rc;
+}
+
+/* Hash what is left of fd with the code above into out. */
+static int
+plainfd(int fd, unsigned char *buf, unsigned char out[32])
+{
+	struct wspx__sha256 c;
+	ssize_t r;
+
+	wspx__sha256_init(&c);
+	while ((r = read(fd, buf, CHUNK)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		wspx__sha256_update(&c, buf, (size_t)r);
+	}
+	wspx__sha256_final(&c, out);
+	return 0;
+}
+
+int
+wspx__sha256_fdwith(int fd, bool libcrypto, unsigned char out[32])
+{
+	unsigned char *buf;
+	int rc;
+
+	WSPX_MUST(pthread_once(&evponce, loadevp));
+	/* From the heap: a pool worker's stack may be small. */
+	if ((buf = malloc(CHUNK)) == NULL)
+		return -ENOMEM;
+	rc = libcrypto && haveevp ? evpfd(fd, buf, out) :
+	    plainfd(fd, buf, out);
 	free(buf);
 	return rc;
+}
+
+bool
+wspx__sha256_libcrypto(void)
+{
+	WSPX_MUST(pthread_once(&evponce, loadevp));
+	return haveevp;
+}
+
+int
+wspx__sha256_fd(int fd, unsigned char out[32])
+{
+	return wspx__sha256_fdwith(fd, true, out);
 }
 
 int

@@ -2,11 +2,13 @@
  * SHA-256 (FIPS 180-4), incremental, for the up-to-date check: the digest
  * of a job's command and of the files it reads and writes.  Strings in
  * plain C, a context belonging to one thread at a time; files through
- * libcrypto, which uses the CPU's SHA instructions.
+ * libcrypto, which uses the CPU's SHA instructions, opened when first
+ * needed.
  */
 #ifndef WSPX_SHA256_H
 #define WSPX_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +35,13 @@ void wspx__sha256_final(struct wspx__sha256 *c, unsigned char out[32]);
 /* The SHA-256 of what is left to read of fd, read in 64 KiB chunks.  Any
  * thread.  Returns 0, -ENOMEM or -errno from read(2). */
 int wspx__sha256_fd(int fd, unsigned char out[32]);
+
+/* The same, with libcrypto (if it can be loaded) or with the plain C
+ * code: for the tests, which compare the two. */
+int wspx__sha256_fdwith(int fd, bool libcrypto, unsigned char out[32]);
+
+/* Whether libcrypto could be loaded (files are then hashed by it). */
+bool wspx__sha256_libcrypto(void);
 
 /* The SHA-256 of the file at path, relative to dirfd (AT_FDCWD for the
  * working directory), read in 64 KiB chunks.  Any thread.  Returns 0, or

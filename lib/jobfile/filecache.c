@@ -27,6 +27,7 @@
 
 #include "base/clock.h"
 #include "base/sha256.h"
+#include "glob.h"
 #include "os/fsclock.h"
 #include "os/thread.h"
 #include "state_int.h"
@@ -232,6 +233,27 @@ look(int dirfd, const char *path, struct fentry *fe)
 	return hash(dirfd, path, now, fe);
 }
 
+bool
+wspx__filecache_known(struct wspx__state *st, const char *key,
+    unsigned char sum[32], int *rc)
+{
+	struct wspx__strtab_entry *te;
+	const struct fentry *fe;
+	bool known;
+
+	WSPX_MUST(pthread_mutex_lock(&st->lock));
+	te = wspx__strtab_get(&st->filetab, key, strlen(key));
+	fe = te != NULL ? &st->files[te->aux] : NULL;
+	/* relaxed: see state_int.h */
+	if ((known = fe != NULL && !fe->busy && fe->epoch ==
+	    atomic_load_explicit(&st->epoch, memory_order_relaxed))) {
+		memcpy(sum, fe->sum, 32);
+		*rc = fe->rc;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&st->lock));
+	return known;
+}
+
 int
 wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
     const char *path, unsigned char sum[32])
@@ -279,4 +301,143 @@ wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
 	WSPX_MUST(pthread_cond_broadcast(&st->looked));
 	WSPX_MUST(pthread_mutex_unlock(&st->lock));
 	return rc;
+}
+
+/* A copy of the block paths[0..n) as wspx__glob() makes it: the
+ * pointers, then the strings.  NULL if out of memory (or n is 0). */
+static char **
+copyblock(char *const *paths, size_t n)
+{
+	size_t size = n * sizeof(char *), i;
+	char **b, *p;
+
+	for (i = 0; i < n; i++)
+		size += strlen(paths[i]) + 1;
+	if (n == 0 || (b = malloc(size)) == NULL)
+		return NULL;
+	p = (char *)(b + n);
+	for (i = 0; i < n; i++) {
+		b[i] = p;
+		p = stpcpy(p, paths[i]) + 1;
+	}
+	return b;
+}
+
+/* The entry of key in st's expansions, added empty if new: its index,
+ * or -ENOMEM.  The lock held. */
+static long
+globentry(struct wspx__state *st, const char *key)
+{
+	struct wspx__strtab_entry *te;
+	struct gentry *v;
+	size_t cap, len = strlen(key);
+	char *copy;
+
+	if ((te = wspx__strtab_get(&st->globtab, key, len)) != NULL)
+		return (long)te->aux;
+	if (st->nglobs == st->capglobs) {
+		cap = st->capglobs != 0 ? st->capglobs * 2 : 64;
+		if ((v = realloc(st->globs, cap * sizeof(*v))) == NULL)
+			return -ENOMEM;
+		st->globs = v;
+		st->capglobs = cap;
+	}
+	if ((copy = strdup(key)) == NULL ||
+	    wspx__strtab_put(&st->globtab, copy, len, &te) != 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	st->globs[st->nglobs] = (struct gentry){ .key = copy };
+	te->val = st;
+	te->aux = st->nglobs;
+	return (long)st->nglobs++;
+}
+
+/* Look key up in the expansions of this epoch: true, with a copy of the
+ * paths, if it is there. */
+static bool
+remembered(struct wspx__state *st, const char *key, char ***paths,
+    size_t *n, int *rc)
+{
+	struct wspx__strtab_entry *te;
+	const struct gentry *g;
+	bool hit = false;
+
+	WSPX_MUST(pthread_mutex_lock(&st->lock));
+	te = wspx__strtab_get(&st->globtab, key, strlen(key));
+	g = te != NULL ? &st->globs[te->aux] : NULL;
+	/* relaxed: see state_int.h */
+	if (g != NULL && g->epoch == atomic_load_explicit(&st->epoch,
+	    memory_order_relaxed) && (g->n == 0 ||
+	    (*paths = copyblock(g->paths, g->n)) != NULL)) {
+		if (g->n == 0)
+			*paths = NULL;
+		*n = g->n;
+		*rc = g->rc;
+		hit = true;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&st->lock));
+	return hit;
+}
+
+/* Remember paths[0..n) and rc as key's expansion in epoch; out of
+ * memory, it is not remembered. */
+static void
+remember(struct wspx__state *st, const char *key, char *const *paths,
+    size_t n, int rc, unsigned epoch)
+{
+	char **copy = copyblock(paths, n);
+	long k;
+
+	if (n > 0 && copy == NULL)
+		return;
+	WSPX_MUST(pthread_mutex_lock(&st->lock));
+	if ((k = globentry(st, key)) >= 0) {
+		free(st->globs[k].paths);
+		st->globs[k].paths = copy;
+		st->globs[k].n = n;
+		st->globs[k].rc = rc;
+		st->globs[k].epoch = epoch;
+		copy = NULL;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&st->lock));
+	free(copy);
+}
+
+int
+wspx__filecache_glob(struct wspx__state *st, int dirfd, const char *prefix,
+    const char *pattern, char ***paths, size_t *n)
+{
+	unsigned epoch;
+	char *key;
+	int rc;
+
+	if ((key = malloc(strlen(prefix) + strlen(pattern) + 1)) == NULL)
+		return -ENOMEM;
+	strcat(strcpy(key, prefix), pattern);
+	if (remembered(st, key, paths, n, &rc)) {
+		free(key);
+		return rc;
+	}
+	/* relaxed: see state_int.h; read before the expansion, so that a
+	 * job ending during it makes it stale */
+	epoch = atomic_load_explicit(&st->epoch, memory_order_relaxed);
+	rc = wspx__glob(dirfd, pattern, paths, n);
+	/* (an error reading a directory is not remembered) */
+	if (rc == 0 || rc == -ENOENT)
+		remember(st, key, *paths, *n, rc, epoch);
+	free(key);
+	return rc;
+}
+
+void
+wspx__filecache_fini(struct wspx__state *st)
+{
+	while (st->nglobs > 0) {
+		st->nglobs--;
+		free(st->globs[st->nglobs].key);
+		free(st->globs[st->nglobs].paths);
+	}
+	free(st->globs);
+	wspx__strtab_fini(&st->globtab);
 }

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/direntry.h"
+
 /* A partial match: path matched segments [0, seg) of the pattern. */
 struct item {
 	char *path;		/* owned; "": where a relative walk starts */
@@ -229,7 +231,7 @@ globstar(struct walk *wk, const struct item *it)
 	struct dirent *e;
 	struct stat st;
 	DIR *d;
-	int rc;
+	int rc, kind;
 
 	if ((d = opendirat(wk, it->path, &rc)) == NULL)
 		return rc;
@@ -237,13 +239,14 @@ globstar(struct walk *wk, const struct item *it)
 	while (rc == 0 && (e = nextent(d, &rc)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		/* lstat: a link to a directory is a leaf, so no loop. */
-		if (fstatat(dirfd(d), e->d_name, &st,
-		    AT_SYMLINK_NOFOLLOW) != 0) {
+		/* lstat, where the entry does not say: a link to a directory
+		 * is a leaf, so no loop. */
+		if ((kind = wspx__direntry_kind(e)) == '?' && fstatat(dirfd(d),
+		    e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			rc = errno == ENOENT ? 0 : -errno;
 			continue;
 		}
-		if (S_ISDIR(st.st_mode))
+		if (kind == 'd' || (kind == '?' && S_ISDIR(st.st_mode)))
 			rc = push(wk, join(it->path, e->d_name), it->seg,
 			    false);
 		else if (last)

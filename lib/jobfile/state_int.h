@@ -46,6 +46,16 @@ struct fentry {
 					 * valid), -EISDIR, or -errno */
 };
 
+/* A pattern's expansion in this run (wspx__glob()'s results). */
+struct gentry {
+	char *key;			/* owned: the job's prefix and the
+					 * pattern */
+	char **paths;			/* wspx__glob()'s block, owned */
+	size_t n;
+	int rc;				/* 0 or -ENOENT */
+	unsigned epoch;			/* when it was expanded */
+};
+
 struct wspx__state {
 	pthread_mutex_t lock;	/* guards every field below but epoch */
 	pthread_cond_t looked;	/* a busy file is done with */
@@ -61,6 +71,9 @@ struct wspx__state {
 	struct fentry *files;	/* the stat cache, in the order seen */
 	size_t nfiles, capfiles;
 	struct wspx__strtab filetab;	/* key -> index in files (aux) */
+	struct gentry *globs;		/* patterns expanded, in this run */
+	size_t nglobs, capglobs;
+	struct wspx__strtab globtab;	/* key -> index in globs (aux) */
 	/* Bumped as each job ends: a file looked at in an earlier epoch is
 	 * looked at again (the job may have written it).  Relaxed: read
 	 * under the lock, with the job's end ordered before by the graph's
@@ -88,6 +101,22 @@ size_t wspx__filecache_format(char *line, const struct fentry *fe);
  * -errno.  Any thread; see filecache.c. */
 int wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
     const char *path, unsigned char sum[32]);
+
+/* wspx__glob() of pattern relative to dirfd, whose key prefix (see
+ * wspx__uptodate_files()) is prefix, remembered for the epoch: a pattern
+ * that many jobs name is expanded once while no job ends.  Returns as
+ * wspx__glob() does, *paths a block of its own.  Any thread. */
+int wspx__filecache_glob(struct wspx__state *st, int dirfd,
+    const char *prefix, const char *pattern, char ***paths, size_t *n);
+
+/* Free st's remembered expansions. */
+void wspx__filecache_fini(struct wspx__state *st);
+
+/* Whether the cache knows the file of key in this epoch (not being
+ * looked at): if so, its sum and the look's result into *rc.  Any
+ * thread. */
+bool wspx__filecache_known(struct wspx__state *st, const char *key,
+    unsigned char sum[32], int *rc);
 
 /* A copy of the parts recorded for job (malloc'd), or NULL: none, or out
  * of memory; *found whether job has a record. */

@@ -304,6 +304,7 @@ freestate(struct wspx__state *st)
 	while (st->nfiles > 0)
 		free(st->files[--st->nfiles].key);
 	wspx__strtab_fini(&st->filetab);
+	wspx__filecache_fini(st);
 	WSPX_MUST(pthread_cond_destroy(&st->looked));
 	WSPX_MUST(pthread_mutex_destroy(&st->lock));
 	free(st->files);

@@ -147,7 +147,9 @@ expand(struct files *fs, const char *const *pats, size_t np, bool gen,
 				return rc;
 			continue;
 		}
-		rc = wspx__glob(fs->dirfd, pats[i], &blocks[i], &k);
+		rc = fs->st == NULL ? wspx__glob(fs->dirfd, pats[i], &blocks[i],
+		    &k) : wspx__filecache_glob(fs->st, fs->dirfd, fs->prefix,
+		    pats[i], &blocks[i], &k);
 		if (rc == -ENOENT && k == 1)	/* a literal, missing */
 			rc = gen ? addfile(fs, blocks[i][0], rc) : rc;
 		else if (rc == 0 && k == 0 && !gen)
@@ -190,38 +192,49 @@ sortfiles(struct files *fs)
 	fs->n = k;
 }
 
-/* Hash one file through the cache, its key its path after the prefix. */
+/* Hash one file through the cache, its key its path after the prefix;
+ * or if known (only), what the cache knows of it in this epoch, or
+ * TOHASH. */
 static int
-hashone(const struct files *fs, const struct file *f, unsigned char sum[32])
+hashone(const struct files *fs, const struct file *f, unsigned char sum[32],
+    bool known)
 {
-	char *key;
+	const char *key = f->path;
+	char *k = NULL;
 	int rc;
 
-	if (*fs->prefix == '\0' || f->path[0] == '/')
-		return wspx__filecache_hash(fs->st, fs->dirfd, f->path,
-		    f->path, sum);
-	if ((key = malloc(strlen(fs->prefix) + strlen(f->path) + 1)) == NULL)
-		return -ENOMEM;
-	strcat(strcpy(key, fs->prefix), f->path);
-	rc = wspx__filecache_hash(fs->st, fs->dirfd, key, f->path, sum);
-	free(key);
+	if (*fs->prefix != '\0' && f->path[0] != '/') {
+		if ((k = malloc(strlen(fs->prefix) + strlen(f->path) + 1)) ==
+		    NULL)
+			return -ENOMEM;
+		key = strcat(strcpy(k, fs->prefix), f->path);
+	}
+	if (!known)
+		rc = wspx__filecache_hash(fs->st, fs->dirfd, key, f->path,
+		    sum);
+	else if (!wspx__filecache_known(fs->st, key, sum, &rc))
+		rc = TOHASH;
+	free(k);
 	return rc;
 }
 
-/* Hash the files of fs, halving the list down to one file per branch
- * (slices are copies of fs whose cap means nothing): a big file then holds
- * up one branch, and idle workers steal the others. */
+/* Hash the files of fs that are to be, halving the list down to one such
+ * file per branch (slices are copies of fs whose cap means nothing): a
+ * big file then holds up one branch, and idle workers steal the others.
+ * The files the cache knows were looked up first, without forking. */
 static void
 hashfiles(struct wspx_worker *w, void *arg)
 {
 	struct files *fs = arg, a, b;
-	size_t i;
+	size_t i, k;
 
-	if (w == NULL || fs->n <= 1) {
+	for (i = k = 0; i < fs->n; i++)
+		k += fs->v[i].rc == TOHASH;
+	if (w == NULL || k <= 1) {
 		for (i = 0; i < fs->n; i++)
 			if (fs->v[i].rc == TOHASH)
 				fs->v[i].rc = hashone(fs, &fs->v[i],
-				    fs->v[i].sum);
+				    fs->v[i].sum, false);
 		return;
 	}
 	a = b = *fs;
@@ -273,6 +286,10 @@ wspx__uptodate_files(struct wspx__state *st, struct wspx_worker *w,
 		return -ENOMEM;
 	if ((rc = expand(&fs, pats, n, gen, blocks, &culprit)) == 0) {
 		sortfiles(&fs);
+		for (i = 0; st != NULL && i < fs.n; i++)
+			if (fs.v[i].rc == TOHASH)
+				fs.v[i].rc = hashone(&fs, &fs.v[i],
+				    fs.v[i].sum, true);
 		hashfiles(w, &fs);
 		for (i = 0; rc == 0 && i < fs.n; i++)
 			rc = addpart(out, &fs.v[i], gen, &culprit);

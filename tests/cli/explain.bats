@@ -203,3 +203,37 @@ true" ]
 	run --separate-stderr "$WSPX" run --explain "$BATS_TEST_TMPDIR/jobs.yaml"
 	[ "$(why link)" = "is up to date" ]
 }
+
+@test "a pattern many jobs name is expanded once, and again after a job ends: a file a need made is a source" {
+	mkdir -p gen
+	echo '#define BASE 0' > gen/base.h
+	cat > jobs.yaml <<'Y'
+jobs:
+  make-header:
+    generates: [gen/made.h]
+    run: echo '#define MADE 1' > gen/made.h
+  early:
+    sources: ["gen/*.h"]
+    run: "true"
+  use:
+    needs: [make-header]
+    matrix: {n: [1, 2, 3]}
+    sources: ["gen/*.h"]
+    generates: ["out${{ matrix.n }}"]
+    run: cat gen/*.h > out${{ matrix.n }}
+Y
+	# (early looks at gen/*.h before make-header ends, under -j1 and
+	# after it too: use must see gen/made.h all the same)
+	run --separate-stderr "$WSPX" run -j1 --explain jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(cat out2)" = "#define BASE 0
+#define MADE 1" ]
+	run --separate-stderr "$WSPX" run -j1 --explain jobs.yaml
+	[ "$(why 'use[n=1]')" = "is up to date" ]
+	[ "$(why 'use[n=3]')" = "is up to date" ]
+	echo '#define MORE 2' > gen/more.h
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'use[n=1]')" = "runs: gen/more.h is new" ]
+	[ "$(why 'use[n=2]')" = "runs: gen/more.h is new" ]
+	[ "$(why 'make-header')" = "is up to date" ]
+}

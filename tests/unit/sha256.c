@@ -1,7 +1,8 @@
 /*
  * Unit tests for SHA-256: the FIPS 180-4 example vectors, a message fed in
  * two and three pieces split at every offset, unaligned input, and files
- * hashed by wspx__sha256_file() against sha256sum(1).
+ * hashed by wspx__sha256_file(), with libcrypto and with the plain code,
+ * against sha256sum(1).
  *
  * usage: sha256
  */
@@ -150,6 +151,21 @@ sha256sum(const char *path, char out[65])
 	pclose(f);
 }
 
+/* The file at path hashes to want (hex) with libcrypto, or without. */
+static void
+checkfd(const char *path, bool libcrypto, const char *want)
+{
+	unsigned char d[32];
+	char got[65];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	CHECK(fd >= 0);
+	CHECK(wspx__sha256_fdwith(fd, libcrypto, d) == 0);
+	close(fd);
+	hex(d, got);
+	CHECK(strcmp(got, want) == 0);
+}
+
 /* A file of n pseudo-random bytes hashes as sha256sum says. */
 static void
 check_file(const char *dir, size_t n)
@@ -178,6 +194,9 @@ check_file(const char *dir, size_t n)
 	CHECK(wspx__sha256_file(AT_FDCWD, path, d) == 0);
 	hex(d, got);
 	CHECK(strcmp(got, want) == 0);
+	/* libcrypto's and the plain code's, each */
+	checkfd(path, true, want);
+	checkfd(path, false, want);
 	unlink(path);
 }
 
@@ -188,6 +207,8 @@ test_file(void)
 	unsigned char d[32];
 	int dfd;
 
+	/* (the build needs libcrypto's headers, whose package brings it) */
+	CHECK(wspx__sha256_libcrypto());
 	CHECK(mkdtemp(dir) != NULL);
 	check_file(dir, 0);
 	check_file(dir, 1000);
