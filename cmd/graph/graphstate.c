@@ -150,17 +150,31 @@ keyprefix(struct graphrun *gr, const struct gjob *j)
 	return p;
 }
 
+/* Why a file of a job could not be hashed, into err: culprit is the path
+ * or pattern at fault, rc the error. */
+static void
+unreadable(struct buf *err, const char *culprit, int rc)
+{
+	bufprintf(err, "%s %s", culprit != NULL ? culprit : "a file",
+	    rc == -ENOENT ? "does not exist or matches nothing" :
+	    rc == -EINVAL ? "is not a regular file" : "cannot be read: ");
+	if (rc != -ENOENT && rc != -EINVAL)
+		bufadds(err, strerror(-rc));
+}
+
 /* Add the parts of j's sources or generates to parts.  Returns whether
  * they could be made (and, for generates, every generated file is
- * there). */
+ * there); if they could not be, why into err (NULL: not wanted), unless
+ * it is a missing generated file, which its part says. */
 static bool
 files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    bool sources, struct wspx__parts *parts)
+    bool sources, struct wspx__parts *parts, struct buf *err)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	char **p, *dir, *prefix, *missing = NULL;
 	size_t n;
 	int fd, rc;
+	bool ok;
 
 	p = patterns(gr, j, sources ? jj->sources : jj->generates, &n);
 	/* (most jobs run where the job file is: its directory is open) */
@@ -172,13 +186,16 @@ files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	    (const char *const *)p, n, !sources, parts, &missing);
 	if (rc == -ENOMEM)
 		fatal("out of memory");
+	if (rc != 0 && err != NULL)
+		unreadable(err, missing, rc);
 	if (fd >= 0 && dir != NULL)
 		close(fd);
+	ok = rc == 0 && missing == NULL;
 	free(missing);
 	free(prefix);
 	free(dir);
 	freepatterns(p, n);
-	return rc == 0 && missing == NULL;
+	return ok;
 }
 
 /* The parts of j's identity: a line of graphcmd_text() each, keyed by
@@ -215,10 +232,11 @@ identity(struct graphrun *gr, const struct gjob *j, struct wspx__parts *p)
 
 /* j's digest into out: its identity and sources as they were before it
  * ran (j->parts), and its generates as they are now; with those parts
- * into now (to be freed, whatever the outcome). */
+ * into now (to be freed, whatever the outcome); why a generated file
+ * could not be read into err (NULL: not wanted). */
 static bool
 digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    struct wspx__parts *now, unsigned char out[32])
+    struct wspx__parts *now, unsigned char out[32], struct buf *err)
 {
 	size_t i;
 
@@ -227,32 +245,42 @@ digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 		    j->parts.v[i].tag, j->parts.v[i].key,
 		    j->parts.v[i].sum) != 0)
 			fatal("out of memory");
-	if (!j->srcknown || !files(gr, w, j, false, now))
+	if (!j->srcknown || !files(gr, w, j, false, now, err))
 		return false;
 	wspx__uptodate_sum(now, out);
 	return true;
 }
 
 /* Whether j, its parts made, is up to date; why not into why (with
- * --explain). */
+ * --explain), srcerr saying why a source could not be read, if one
+ * could not. */
 static bool
 compare(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    struct buf *why)
+    struct buf *why, const struct buf *srcerr)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	struct wspx__parts now = { NULL, 0, 0 };
+	struct buf err = { NULL, 0, 0 };
 	unsigned char d[32], then[32];
-	bool made = digest(gr, w, j, &now, d), same;
+	bool made, same;
 	char *r;
 
+	made = digest(gr, w, j, &now, d, gr->c->explain ? &err : NULL);
 	same = made && wspx__statefile_lookup(gr->state, jj->name, then) &&
 	    memcmp(d, then, sizeof(d)) == 0;
-	if (!same && gr->c->explain) {
+	/* (the parts of a job whose source could not be read are partial:
+	 * that source is the reason) */
+	if (!same && gr->c->explain && !j->srcknown)
+		bufadds(why, srcerr->len > 0 ? srcerr->s : "a source cannot be "
+		    "read");
+	else if (!same && gr->c->explain && err.len > 0)
+		bufadds(why, err.s);
+	else if (!same && gr->c->explain) {
 		r = wspx__explain_job(gr->state, jj->name, &now);
-		bufadds(why, r != NULL ? r : !made ? "a file cannot be read" :
-		    "its record differs");
+		bufadds(why, r != NULL ? r : "its record differs");
 		free(r);
 	}
+	free(err.s);
 	wspx__uptodate_freeparts(&now);
 	return same;
 }
@@ -262,6 +290,8 @@ graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j, struct buf *why)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	struct buf srcerr = { NULL, 0, 0 };
+	bool same;
 
 	if (gr->state == NULL || (jj->sources == NULL && jj->generates ==
 	    NULL)) {
@@ -275,16 +305,20 @@ graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
 	 * changed for the next run, not recorded as built. */
 	wspx__uptodate_freeparts(&j->parts);
 	identity(gr, j, &j->parts);
-	j->srcknown = files(gr, w, j, true, &j->parts);
+	j->srcknown = files(gr, w, j, true, &j->parts, gr->c->explain ?
+	    &srcerr : NULL);
 	/* (a job whose outputs others read runs to make them: they are not
 	 * kept with its state) */
 	if (gr->c->force || jj->outputs_used) {
 		if (gr->c->explain)
 			bufadds(why, gr->c->force ? "--force" : "other jobs "
 			    "read its outputs, which are not kept");
+		free(srcerr.s);
 		return false;
 	}
-	return compare(gr, w, j, why);
+	same = compare(gr, w, j, why, &srcerr);
+	free(srcerr.s);
+	return same;
 }
 
 static void
@@ -477,7 +511,7 @@ graphstate_ended(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	if (!gr->c->dryrun)
 		wspx__statefile_epoch(gr->state);
 	if (ok && (jj->sources != NULL || jj->generates != NULL) &&
-	    digest(gr, w, j, &now, d) && (rc = wspx__statefile_record(
+	    digest(gr, w, j, &now, d, NULL) && (rc = wspx__statefile_record(
 	    gr->state, jj->name, d, &now)) != 0)
 		warn("the up-to-date state beside %s: %s", gr->file,
 		    strerror(-rc));

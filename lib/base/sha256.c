@@ -220,7 +220,8 @@ loadevp(void)
 }
 
 /* Hash what is left of fd with libcrypto into out, reading into buf.
- * 0, -ENOMEM or -errno. */
+ * 0, -errno reading, -ENOTSUP if libcrypto would not start (nothing
+ * read) or -EPROTO if it failed after. */
 static int
 evpfd(int fd, unsigned char *buf, unsigned char out[32])
 {
@@ -232,7 +233,7 @@ evpfd(int fd, unsigned char *buf, unsigned char out[32])
 	if ((ctx = evp.ctxnew()) == NULL ||
 	    evp.init(ctx, evp.sha256(), NULL) != 1) {
 		evp.ctxfree(ctx);
-		return -ENOMEM;
+		return -ENOTSUP;
 	}
 	while ((r = read(fd, buf, CHUNK)) != 0) {
 		if (r < 0 && errno == EINTR)
@@ -242,12 +243,12 @@ evpfd(int fd, unsigned char *buf, unsigned char out[32])
 			break;
 		}
 		if (evp.update(ctx, buf, (size_t)r) != 1) {
-			rc = -ENOMEM;
+			rc = -EPROTO;
 			break;
 		}
 	}
 	if (rc == 0 && (evp.final(ctx, out, &len) != 1 || len != 32))
-		rc = -ENOMEM;
+		rc = -EPROTO;
 	evp.ctxfree(ctx);
 	return rc;
 }
@@ -274,15 +275,21 @@ plainfd(int fd, unsigned char *buf, unsigned char out[32])
 int
 wspx__sha256_fdwith(int fd, bool libcrypto, unsigned char out[32])
 {
+	off_t at = lseek(fd, 0, SEEK_CUR);
 	unsigned char *buf;
-	int rc;
+	int rc = -ENOTSUP;
 
 	WSPX_MUST(pthread_once(&evponce, loadevp));
 	/* From the heap: a pool worker's stack may be small. */
 	if ((buf = malloc(CHUNK)) == NULL)
 		return -ENOMEM;
-	rc = libcrypto && haveevp ? evpfd(fd, buf, out) :
-	    plainfd(fd, buf, out);
+	if (libcrypto && haveevp)
+		rc = evpfd(fd, buf, out);
+	/* (libcrypto unusable, say an OPENSSL_CONF it cannot load: this
+	 * code, from where the file was) */
+	if (rc == -ENOTSUP || (rc == -EPROTO && at >= 0 &&
+	    lseek(fd, at, SEEK_SET) == at))
+		rc = plainfd(fd, buf, out);
 	free(buf);
 	return rc;
 }

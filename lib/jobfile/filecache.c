@@ -9,11 +9,12 @@
  * others wait for it on the state's cond.  The one hashing never waits
  * for anything but its read, so a worker that waits cannot deadlock the
  * pool.  A digest is trusted, and saved, when the file's stat was the same
- * before and after the read, and its mtime or its ctime was before the
- * clock of file times (lib/os/fsclock.h) read before the first stat: a
- * write after that stamps both with a later time, so the stat tells it.
- * A file system whose times have no nanoseconds may tick by 2 s (FAT):
- * there the time must be 2 s older.
+ * before and after the read, and its mtime or its ctime was 2 s before
+ * the clock of file times (lib/os/fsclock.h) read before the first stat:
+ * a write after that stamps both with a later time, whatever the file
+ * system's granularity (the tick, exFAT's 10 ms, FAT's 2 s, an NFS
+ * server's clock), so the stat tells it.  A file written in the last 2 s
+ * is read again the next time, once.
  */
 #include "uptodate.h"
 
@@ -79,7 +80,7 @@ number(const char **s, const char *end, int64_t *out)
 			return false;
 		v = v * 10 + (uint64_t)(*p - '0');
 	}
-	if (p >= end || *p != '\t')
+	if (p >= end || *p != '\t' || v > (uint64_t)INT64_MAX)
 		return false;
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	*s = p + 1;
@@ -173,15 +174,16 @@ samestat(const struct fstat *a, const struct fstat *b)
 }
 
 /* Whether a write after now could leave f's times as they are: it
- * stamps both with its tick, so only if both are that tick already. */
+ * stamps both with its time, rounded down to the file system's
+ * granularity, so only if both are that close to now already.  The
+ * granularity is the clock's tick, 10 ms (exFAT), 1 s or 2 s (FAT), or
+ * the clock of an NFS server: any file younger than 2 s is racy. */
 static bool
 racy(const struct fstat *f, int64_t now)
 {
 	int64_t t = f->mtime < f->ctime ? f->mtime : f->ctime;
 
-	if (t % WSPX_NS_PER_S == 0)
-		t += 2 * WSPX_NS_PER_S;
-	return t >= now;
+	return t >= now - 2 * WSPX_NS_PER_S;
 }
 
 /* Hash the regular file at path into fe, as it is now; now is the clock
@@ -291,7 +293,9 @@ wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
 		fe->st = copy.st;
 		memcpy(fe->sum, copy.sum, 32);
 		fe->trusted = copy.trusted;
-		fe->unsaved |= copy.unsaved;
+		/* (unchanged if the stat was: a new sum is saved only if
+		 * trusted) */
+		fe->unsaved = copy.unsaved;
 	}
 	fe->rc = rc;
 	fe->epoch = epoch;
@@ -323,14 +327,14 @@ copyblock(char *const *paths, size_t n)
 	return b;
 }
 
-/* The entry of key in st's expansions, added empty if new: its index,
- * or -ENOMEM.  The lock held. */
+/* The entry of key[0..len) in st's expansions, added empty if new: its
+ * index, or -ENOMEM.  The lock held. */
 static long
-globentry(struct wspx__state *st, const char *key)
+globentry(struct wspx__state *st, const char *key, size_t len)
 {
 	struct wspx__strtab_entry *te;
 	struct gentry *v;
-	size_t cap, len = strlen(key);
+	size_t cap;
 	char *copy;
 
 	if ((te = wspx__strtab_get(&st->globtab, key, len)) != NULL)
@@ -342,8 +346,9 @@ globentry(struct wspx__state *st, const char *key)
 		st->globs = v;
 		st->capglobs = cap;
 	}
-	if ((copy = strdup(key)) == NULL ||
-	    wspx__strtab_put(&st->globtab, copy, len, &te) != 0) {
+	if ((copy = malloc(len)) == NULL ||
+	    wspx__strtab_put(&st->globtab, memcpy(copy, key, len), len,
+	    &te) != 0) {
 		free(copy);
 		return -ENOMEM;
 	}
@@ -353,18 +358,18 @@ globentry(struct wspx__state *st, const char *key)
 	return (long)st->nglobs++;
 }
 
-/* Look key up in the expansions of this epoch: true, with a copy of the
- * paths, if it is there. */
+/* Look key[0..len) up in the expansions of this epoch: true, with a copy
+ * of the paths, if it is there. */
 static bool
-remembered(struct wspx__state *st, const char *key, char ***paths,
-    size_t *n, int *rc)
+remembered(struct wspx__state *st, const char *key, size_t len,
+    char ***paths, size_t *n, int *rc)
 {
 	struct wspx__strtab_entry *te;
 	const struct gentry *g;
 	bool hit = false;
 
 	WSPX_MUST(pthread_mutex_lock(&st->lock));
-	te = wspx__strtab_get(&st->globtab, key, strlen(key));
+	te = wspx__strtab_get(&st->globtab, key, len);
 	g = te != NULL ? &st->globs[te->aux] : NULL;
 	/* relaxed: see state_int.h */
 	if (g != NULL && g->epoch == atomic_load_explicit(&st->epoch,
@@ -380,11 +385,11 @@ remembered(struct wspx__state *st, const char *key, char ***paths,
 	return hit;
 }
 
-/* Remember paths[0..n) and rc as key's expansion in epoch; out of
- * memory, it is not remembered. */
+/* Remember paths[0..n) and rc as key[0..len)'s expansion in epoch; out
+ * of memory, it is not remembered. */
 static void
-remember(struct wspx__state *st, const char *key, char *const *paths,
-    size_t n, int rc, unsigned epoch)
+remember(struct wspx__state *st, const char *key, size_t len,
+    char *const *paths, size_t n, int rc, unsigned epoch)
 {
 	char **copy = copyblock(paths, n);
 	long k;
@@ -392,7 +397,7 @@ remember(struct wspx__state *st, const char *key, char *const *paths,
 	if (n > 0 && copy == NULL)
 		return;
 	WSPX_MUST(pthread_mutex_lock(&st->lock));
-	if ((k = globentry(st, key)) >= 0) {
+	if ((k = globentry(st, key, len)) >= 0) {
 		free(st->globs[k].paths);
 		st->globs[k].paths = copy;
 		st->globs[k].n = n;
@@ -408,14 +413,19 @@ int
 wspx__filecache_glob(struct wspx__state *st, int dirfd, const char *prefix,
     const char *pattern, char ***paths, size_t *n)
 {
+	size_t lp = strlen(prefix), len = lp + 1 + strlen(pattern);
 	unsigned epoch;
 	char *key;
 	int rc;
 
-	if ((key = malloc(strlen(prefix) + strlen(pattern) + 1)) == NULL)
+	/* The prefix, a NUL, the pattern: "*.c" in a job whose dir: is sub
+	 * and the same pattern after "sub/" in a job without one match the
+	 * same files, but each writes them from its own directory. */
+	if ((key = malloc(len)) == NULL)
 		return -ENOMEM;
-	strcat(strcpy(key, prefix), pattern);
-	if (remembered(st, key, paths, n, &rc)) {
+	memcpy(key, prefix, lp + 1);
+	memcpy(key + lp + 1, pattern, len - lp - 1);
+	if (remembered(st, key, len, paths, n, &rc)) {
 		free(key);
 		return rc;
 	}
@@ -425,7 +435,7 @@ wspx__filecache_glob(struct wspx__state *st, int dirfd, const char *prefix,
 	rc = wspx__glob(dirfd, pattern, paths, n);
 	/* (an error reading a directory is not remembered) */
 	if (rc == 0 || rc == -ENOENT)
-		remember(st, key, *paths, *n, rc, epoch);
+		remember(st, key, len, *paths, *n, rc, epoch);
 	free(key);
 	return rc;
 }

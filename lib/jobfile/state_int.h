@@ -75,9 +75,9 @@ struct wspx__state {
 	size_t nglobs, capglobs;
 	struct wspx__strtab globtab;	/* key -> index in globs (aux) */
 	/* Bumped as each job ends: a file looked at in an earlier epoch is
-	 * looked at again (the job may have written it).  Relaxed: read
-	 * under the lock, with the job's end ordered before by the graph's
-	 * release of its dependents. */
+	 * looked at again (the job may have written it).  Relaxed: an
+	 * atomic read, under the lock or not, with the job's end ordered
+	 * before it by the graph's release of its dependents. */
 	_Atomic(unsigned) epoch;
 };
 

@@ -515,7 +515,7 @@ unsaved(struct wspx__state *st, char *b)
 	size_t i, len = 0;
 
 	for (i = 0; i < st->nfiles; i++)
-		if (st->files[i].unsaved) {
+		if (st->files[i].unsaved && st->files[i].trusted) {
 			len += wspx__filecache_format(b + len, &st->files[i]);
 			st->files[i].unsaved = false;
 		}
@@ -528,7 +528,7 @@ unsavedmax(const struct wspx__state *st)
 	size_t i, size = 0;
 
 	for (i = 0; i < st->nfiles; i++)
-		if (st->files[i].unsaved)
+		if (st->files[i].unsaved && st->files[i].trusted)
 			size += wspx__filecache_max(&st->files[i]);
 	return size;
 }

@@ -23,8 +23,8 @@
  * The stat cache is git's index's: a file whose stat is what it was when
  * its content was hashed is not read again.  A file written so recently,
  * when it was hashed, that a later write could leave its times as they
- * were (the racy case: within the clock's tick, or the 2 s of a file
- * system whose times have no nanoseconds) is hashed again the next time.
+ * were (the racy case: within 2 s, the coarsest granularity of a file
+ * system's times) is hashed again the next time.
  */
 #ifndef WSPX_UPTODATE_H
 #define WSPX_UPTODATE_H
@@ -101,9 +101,10 @@ char *wspx__explain_job(struct wspx__state *st, const char *job,
  * appending one line to the file, with the stat cache's new files, with
  * one write(2), so that a run killed midway keeps what finished.  Any
  * thread, concurrently.  Returns 0; -EINVAL for an empty name or -ENOMEM
- * (nothing recorded); or -errno writing the file (recorded in memory all
- * the same, for wspx__statefile_close() to save; later records are then
- * kept in memory only). */
+ * (nothing recorded, or recorded in memory only and lost at close: the
+ * job runs again next time); or -errno writing the file (recorded in
+ * memory all the same, for wspx__statefile_close() to save; later
+ * records are then kept in memory only). */
 int wspx__statefile_record(struct wspx__state *st, const char *job,
     const unsigned char digest[32], const struct wspx__parts *parts);
 

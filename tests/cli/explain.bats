@@ -237,3 +237,52 @@ Y
 	[ "$(why 'use[n=2]')" = "runs: gen/more.h is new" ]
 	[ "$(why 'make-header')" = "is up to date" ]
 }
+
+@test "the same pattern text from two directories is two patterns: sub/*.c here, *.c in dir: sub" {
+	mkdir sub
+	echo top > a.c
+	echo low > sub/a.c
+	cat > jobs.yaml <<'Y'
+jobs:
+  here:
+    sources: ["sub/*.c"]
+    generates: [out1]
+    run: cat sub/*.c > out1
+  there:
+    dir: sub
+    sources: ["*.c"]
+    generates: [out2]
+    run: cat *.c > out2
+Y
+	for j in 1 2; do
+		run --separate-stderr "$WSPX" run -j1 --explain jobs.yaml
+		[ "$status" -eq 0 ]
+	done
+	[ "$(why here)" = "is up to date" ]
+	[ "$(why there)" = "is up to date" ]
+	echo lower > sub/a.c
+	run --separate-stderr "$WSPX" run -j1 --explain jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(why here)" = "runs: sub/a.c changed" ]
+	[ "$(why there)" = "runs: a.c changed" ]
+	[ "$(cat out1)" = lower ]
+	[ "$(cat sub/out2)" = lower ]
+	echo other > a.c
+	run --separate-stderr "$WSPX" run -j1 --explain jobs.yaml
+	[ "$(why here)" = "is up to date" ]
+	[ "$(why there)" = "is up to date" ]
+}
+
+@test "--explain names a source that cannot be read, not parts it never looked at" {
+	mkbuild
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	rm src/common.h
+	mkfifo src/pipe.h
+	# (a dry run: the job itself would wait on the FIFO)
+	run --separate-stderr "$WSPX" run --dry-run --explain jobs.yaml
+	[ "$(why 'compile[unit=add]')" = "runs: src/pipe.h is not a regular file" ]
+	rm src/pipe.h
+	sed -i 's|"src/\*.h"|"src/common.h"|' jobs.yaml
+	run --separate-stderr "$WSPX" run --dry-run --explain jobs.yaml
+	[ "$(why 'compile[unit=add]')" = "runs: src/common.h does not exist or matches nothing" ]
+}

@@ -234,6 +234,8 @@ test_parallel(void)
 }
 
 /* A digest that differs for each (i, j). */
+static bool cached(const char *path, const char *key);
+
 /* Record digest d for job, with no parts. */
 static int
 record(struct wspx__state *st, const char *job, const unsigned char d[32])
@@ -374,6 +376,17 @@ test_cutoff(void)
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(!wspx__statefile_lookup(st, "fo" HEX64 "\tbar", d));
 	CHECK(wspx__statefile_close(st) == 0);
+	/* Hostile file records: numbers out of range, a bad digest, a
+	 * missing path: each dropped, the good one kept. */
+	putfile(path, "wspx-state 2\n"
+	    "@\t1\t-9223372036854775808\t1\t1\t1\t" HEX64 "\ta\n"
+	    "@\t1\t99999999999999999999\t1\t1\t1\t" HEX64 "\tb\n"
+	    "@\t1\t1\t1\t1\t1\tzz\tc\n"
+	    "@\t1\t1\t1\t1\t1\t" HEX64 "\n"
+	    "@\t1\t2\t3\t4\t5\t" HEX64 "\tgood.c\n");
+	CHECK(wspx__statefile_open(&st, path) == 0);
+	CHECK(wspx__statefile_close(st) == 0);
+	CHECK(lines(path) == 2 && cached(path, "good.c") && !cached(path, "a"));
 	/* A header cut off while the file was created. */
 	putfile(path, "wspx-st");
 	CHECK(wspx__statefile_open(&st, path) == 0);
@@ -594,10 +607,10 @@ settime(const char *path, int secs, bool whole)
 }
 
 /* The racy rule, whatever the kernel's clock: a file whose times are not
- * before the file clock's tick when it was hashed (one written in that
- * tick; here one dated ahead), or within 2 s of it with no nanoseconds
- * (a FAT-like file system), is hashed but not trusted: no record, read
- * again next time.  One 60 s old is trusted. */
+ * 2 s before the file clock when it was hashed (one written in that
+ * tick, here one dated ahead; one a second old, with nanoseconds or
+ * without) is hashed but not trusted: no record, read again next time.
+ * One 60 s old is trusted. */
 static void
 test_racyrule(void)
 {
@@ -607,20 +620,24 @@ test_racyrule(void)
 
 	statepath(path, sizeof(path), "rulestate");
 	put("ahead.c", "a\n");
+	put("recent.c", "r\n");
 	put("whole.c", "w\n");
 	put("aged.c", "o\n");
 	put("agedwhole.c", "x\n");
 	settime("ahead.c", 3600, false);
+	settime("recent.c", -1, false);
 	settime("whole.c", -1, true);
 	settime("aged.c", -60, false);
 	settime("agedwhole.c", -60, true);
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	cachedsum(st, "ahead.c", got);
+	cachedsum(st, "recent.c", got);
 	cachedsum(st, "whole.c", got);
 	cachedsum(st, "aged.c", got);
 	cachedsum(st, "agedwhole.c", got);
 	CHECK(wspx__statefile_close(st) == 0);
 	CHECK(!cached(path, "ahead.c"));
+	CHECK(!cached(path, "recent.c"));
 	CHECK(!cached(path, "whole.c"));
 	CHECK(cached(path, "aged.c"));
 	CHECK(cached(path, "agedwhole.c"));
@@ -687,6 +704,29 @@ test_statcache(void)
 	CHECK(wspx__statefile_close(st) == 0);
 }
 
+/* A file trusted and not yet saved, then hashed again racy, is not saved
+ * with its racy stat by the next record: that would trust it. */
+static void
+test_racyunsaved(void)
+{
+	unsigned char got[32], d[32] = { 0 };
+	struct wspx__state *st;
+	char path[PATH_MAX];
+
+	statepath(path, sizeof(path), "unsavedstate");
+	put("flip.c", "one\n");
+	settime("flip.c", -60, false);
+	CHECK(wspx__statefile_open(&st, path) == 0);
+	cachedsum(st, "flip.c", got);
+	put("flip.c", "two\n");
+	settime("flip.c", 3600, false);
+	cachedsum(st, "flip.c", got);
+	CHECK(record(st, "job", d) == 0);
+	CHECK(!cached(path, "flip.c"));
+	CHECK(wspx__statefile_close(st) == 0);
+	CHECK(!cached(path, "flip.c"));
+}
+
 static void
 state_tests(int argc, char **argv)
 {
@@ -702,8 +742,10 @@ state_tests(int argc, char **argv)
 	    "jobs each", threads, n);
 	TEST(test_big(), "state: 100,000 jobs");
 	TEST(test_racy(), "state: an edit in the tick after a hash is seen");
-	TEST(test_racyrule(), "state: a file as new as the clock's tick, or "
-	    "2 s with whole seconds, is not trusted");
+	TEST(test_racyrule(), "state: a file hashed less than 2 s after it "
+	    "was written is not trusted");
+	TEST(test_racyunsaved(), "state: a file trusted, then hashed again "
+	    "racy, is not saved as trusted");
 	TEST(test_statcache(), "state: the stat cache answers while the "
 	    "stat stays, not after an edit or a rename over the file");
 }
