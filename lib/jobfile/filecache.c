@@ -139,18 +139,13 @@ wspx__filecache_max(const struct fentry *fe)
 size_t
 wspx__filecache_format(char *line, const struct fentry *fe)
 {
-	static const char digits[] = "0123456789abcdef";
 	char *p = line;
-	int i;
 
 	p += sprintf(p, "@\t%lld\t%lld\t%lld\t%llu\t%llu\t",
 	    (long long)fe->st.size, (long long)fe->st.mtime,
 	    (long long)fe->st.ctime, (unsigned long long)fe->st.ino,
 	    (unsigned long long)fe->st.dev);
-	for (i = 0; i < 32; i++) {
-		*p++ = digits[fe->sum[i] >> 4];
-		*p++ = digits[fe->sum[i] & 15];
-	}
+	p = wspx__statefile_hex(p, fe->sum, 32);
 	*p++ = '\t';
 	p = wspx__statefile_escape(p, fe->key);
 	*p++ = '\n';

@@ -127,6 +127,9 @@ char *wspx__statefile_parts(struct wspx__state *st, const char *job,
  * in the file; returns the end. */
 char *wspx__statefile_escape(char *p, const char *s);
 
+/* Write d[0..n) at p as 2n lower-case hex digits; returns the end. */
+char *wspx__statefile_hex(char *p, const unsigned char *d, int n);
+
 /* Parse the 2n lower-case hex digits at s into d[0..n): false if they
  * are not (a NUL stops them). */
 bool wspx__statefile_unhex(const char *s, unsigned char *d, int n);

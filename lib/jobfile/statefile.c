@@ -153,6 +153,18 @@ wspx__statefile_escape(char *p, const char *s)
 	return p;
 }
 
+char *
+wspx__statefile_hex(char *p, const unsigned char *d, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		*p++ = digits[d[i] >> 4];
+		*p++ = digits[d[i] & 15];
+	}
+	return p;
+}
+
 bool
 wspx__statefile_unhex(const char *s, unsigned char *d, int n)
 {
@@ -454,7 +466,7 @@ wspx__statefile_parts(struct wspx__state *st, const char *job, bool *found)
 static char *
 formatparts(const struct wspx__parts *parts)
 {
-	size_t size = 1, i, k;
+	size_t size = 1, i;
 	char *s, *p;
 
 	if (parts == NULL || parts->n == 0)
@@ -466,10 +478,7 @@ formatparts(const struct wspx__parts *parts)
 	for (i = 0; i < parts->n; i++) {
 		if (i > 0)
 			*p++ = '\t';
-		for (k = 0; k < 8; k++) {
-			*p++ = digits[parts->v[i].sum[k] >> 4];
-			*p++ = digits[parts->v[i].sum[k] & 15];
-		}
+		p = wspx__statefile_hex(p, parts->v[i].sum, 8);
 		*p++ = parts->v[i].kind;
 		p = wspx__statefile_escape(p, parts->v[i].key);
 	}
@@ -482,13 +491,8 @@ formatparts(const struct wspx__parts *parts)
 static size_t
 formatline(char *line, const struct entry *e)
 {
-	char *p = line;
-	int i;
+	char *p = wspx__statefile_hex(line, e->digest, 32);
 
-	for (i = 0; i < 32; i++) {
-		*p++ = digits[e->digest[i] >> 4];
-		*p++ = digits[e->digest[i] & 15];
-	}
 	*p++ = '\t';
 	p = wspx__statefile_escape(p, e->name);
 	if (e->parts != NULL) {
