@@ -36,7 +36,7 @@ ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS)
 # libwspx (installed) is the runtime alone: runtime/, os/, and error.o of
 # base/; the wspx program links the engine, the rest, over it.
 BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
-	lib/base/clock.h lib/base/median.h lib/base/sha256.h \
+	lib/base/clock.h lib/base/median.h lib/base/sha256.h lib/base/sha256ni.h \
 	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
 	lib/base/yamldoc.h
 OSHDR = lib/os/direntry.h lib/os/fsclock.h lib/os/fswatch.h lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
@@ -64,7 +64,8 @@ WSPXOBJ = lib/base/error.o \
 	lib/runtime/graph.o lib/runtime/pool.o lib/runtime/sleep.o \
 	lib/runtime/stack.o lib/runtime/timer.o lib/runtime/watchdog.o
 ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
-	lib/base/median.o lib/base/sha256.o lib/base/shellname.o \
+	lib/base/median.o lib/base/sha256.o lib/base/sha256ni.o \
+	lib/base/shellname.o \
 	lib/base/size.o \
 	lib/base/strtab.o lib/base/yamldoc.o \
 	lib/exec/attempt.o lib/exec/exec.o lib/exec/gate.o lib/exec/halt.o \
@@ -137,11 +138,11 @@ EXAMPLES = examples/forkjoin
 # the joblog and halt tests compare with; pkg-config finds the installed
 # library for its test.  sshd, ssh and Slurm (with munge) are for the
 # remote tests, which start their own daemons on free ports with the
-# scripts of tests/services/.
+# scripts of tests/services/.  strace counts the files wspx reads.
 EXAMPLE_TOOLS = cc stdio.h yaml.h openssl/evp.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm pkg-config spin mandoc bats python3 \
 	tmux ps bash dash zsh ksh mksh busybox fish tcsh parallel sshd ssh \
-	ssh-keygen slurmctld slurmd srun munged
+	ssh-keygen slurmctld slurmd srun munged strace
 
 all: wspx libwspx.a libwspx.so
 
@@ -238,6 +239,7 @@ check-unit: $(UNIT)
 	tests/unit/jobserver
 	tests/unit/yamldoc
 	tests/unit/sha256
+	tests/unit/sha256 portable
 	tests/unit/glob
 	tests/unit/shellctx
 	tests/unit/uptodate

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input/progpath.h"
 #include "input/template.h"
 #include "report/failures.h"
 #include "jobfile/shellctx.h"
@@ -419,28 +420,40 @@ getvar(char *const *envp, const char *name)
 }
 
 char *
-graphcmd_findprog(const char *path, const char *prog)
+graphcmd_findprog(const char *path, const char *dir, const char *prog)
 {
 	const char *p, *end;
-	struct buf b = { NULL, 0, 0 };
+	struct buf b = { NULL, 0, 0 }, at = { NULL, 0, 0 };
+	char *found = NULL;
 
 	if (path == NULL || strchr(prog, '/') != NULL)
 		return NULL;
-	for (p = path;; p = end + 1) {
+	/* (a PATH of whole paths: once per run, not at every start: the
+	 * cache's misses and a PATH with relative entries are searched) */
+	if ((p = progpath_in(path, prog)) != NULL)
+		return xstrdup(p);
+	for (p = path; found == NULL; p = end + 1) {
 		end = strchr(p, ':');
 		if (end == NULL)
 			end = p + strlen(p);
 		b.len = 0;
 		/* (an empty entry is the current directory, as execvp has it) */
-		bufprintf(&b, "%.*s%s%s", (int)(end - p), p, end > p ? "/" :
-		    "", prog);
-		if (access(b.s, X_OK) == 0)
-			return b.s;
+		bufprintf(&b, "%.*s/%s", (int)(end - p), end > p ? p : ".",
+		    prog);
+		/* (a relative entry is looked for from dir, where the job
+		 * runs, which then finds the same file) */
+		at.len = 0;
+		if (*b.s != '/' && dir != NULL)
+			bufprintf(&at, "%s/", dir);
+		bufadds(&at, b.s);
+		if (access(at.s, X_OK) == 0)
+			found = buftake(&b);
 		if (*end == '\0')
 			break;
 	}
 	free(b.s);
-	return NULL;
+	free(at.s);
+	return found;
 }
 
 /* argv for the script: its words if it needs no shell (and the job names
@@ -550,7 +563,7 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	    0 ? 7 : 0), &shelled);
 	free(j->progpath);
 	j->progpath = shelled ? NULL : graphcmd_findprog(getvar(j->envp,
-	    "PATH"), cmd->argv[0]);
+	    "PATH"), j->dir, cmd->argv[0]);
 	cmd->file = j->progpath;
 	j->cj.cmdtext = buftake(&show);
 	if (gr->c->remote.hosts.n > 0) {
@@ -578,9 +591,11 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	}
 	cmd->envp = j->envp;
 	cmd->dir = j->dir;
-	/* each attempt starts with no outputs */
-	if (j->outfile != NULL)
+	/* each attempt starts with no outputs (an earlier one's are read
+	 * and removed when it ends, but an attempt may end unread) */
+	if (j->outfile != NULL && j->outleft)
 		(void)unlink(j->outfile);
+	j->outleft = j->outfile != NULL;
 	/* (the spawn's own error would blame the program) */
 	/* (on another host, the script makes it) */
 	if (gr->c->dryrun || gr->c->remote.hosts.n > 0)

@@ -325,19 +325,22 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 
 static const struct wspx__graph_ops graphops = { needsof, ready };
 
-/* The job's end, on a worker: its state and outputs, its pool place,
- * its dependents. */
+/* The job's end, on a worker: its pool place, its dependents, then its
+ * state (the digests of what it made, which its dependents do not wait
+ * for: they may be reading the same files, each read once). */
 static void
 over(struct wspx_worker *w, struct wspx_job *job)
 {
 	struct gjob *j = wspx_container_of(job, struct gjob, over);
 	struct graphrun *gr = j->gr;
 
+	graphstate_wrote(gr);
+	givepool(gr, w, j);
+	wspx__graph_needed(gr->graph, w, j->index);
 	graphstate_ended(gr, w, j, j->outcome == OUT_OK && !j->failed &&
 	    !gr->c->dryrun);
-	givepool(gr, w, j);
 	graphcmd_free(j);
-	wspx__graph_done(gr->graph, w, j->index);
+	wspx__graph_over(gr->graph, j->index);
 }
 
 /* The line of j's stderr that says why it failed, if it did (for the

@@ -56,6 +56,8 @@ struct gjob {
 	char **envp;			/* a command's environment */
 	char *dir;			/* its directory, expanded */
 	char *outfile;			/* its $WSPX_OUTPUT */
+	bool outleft;			/* an attempt started that may have
+					 * left that file */
 	char *progpath;			/* its program, found in its own
 					 * PATH, or NULL */
 	struct wspx__parts parts;	/* of its identity and sources,
@@ -154,10 +156,11 @@ void graphcmd_bargs(struct graphrun *gr, struct gjob *j);
 char *graphcmd_text(struct graphrun *gr, const struct gjob *j);
 
 /* The program prog looked up in path (a PATH's value; may be NULL), as
- * execvp() would: a malloc'd path, or NULL if prog has a / or none was
- * found (the spawn then looks, and its error names the program).  For a
- * job's own PATH, which may not be wspx's, and for checking shell:. */
-char *graphcmd_findprog(const char *path, const char *prog);
+ * execvp() would from directory dir (NULL: the current one): a malloc'd
+ * path, relative to dir if the entry was, or NULL if prog has a / or none
+ * was found (the spawn then looks, and its error names the program).  For
+ * a job's own PATH, which may not be wspx's, and for checking shell:. */
+char *graphcmd_findprog(const char *path, const char *dir, const char *prog);
 
 /* j's directory, its dir: expanded.  Returns a malloc'd string. */
 char *graphcmd_dir(struct graphrun *gr, const struct gjob *j);
@@ -219,9 +222,16 @@ void graphstate_close(struct graphrun *gr);
 bool graphstate_outputs(struct graphrun *gr, struct gjob *j,
     struct wspx__outjob *oj);
 
-/* j ended (ok: it succeeded, and it was no dry run): what it wrote will
- * be looked at again; if ok, record its state.  Frees the parts its
- * up-to-date check made.  On worker w. */
+/* A job ended: what it wrote will be looked at again by the jobs that
+ * start after (unless the run is a dry run).  Before they are let
+ * start. */
+void graphstate_wrote(struct graphrun *gr);
+
+/* j ended (ok: it succeeded, and it was no dry run), after
+ * graphstate_wrote(): if ok, record its state, the digests of its
+ * generates read now (the jobs it let start may be reading them too: each
+ * file is read once).  Frees the parts its up-to-date check made.  On
+ * worker w. */
 void graphstate_ended(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j, bool ok);
 

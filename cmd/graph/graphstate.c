@@ -231,24 +231,27 @@ identity(struct graphrun *gr, const struct gjob *j, struct wspx__parts *p)
 }
 
 /* j's digest into out: its identity and sources as they were before it
- * ran (j->parts), and its generates as they are now; with those parts
- * into now (to be freed, whatever the outcome); why a generated file
- * could not be read into err (NULL: not wanted). */
+ * ran (j->parts), and its generates as they are now, appended to
+ * j->parts (keepsources() takes them off again); why a generated file
+ * could not be read into err (NULL: not wanted).  *n0 is where they
+ * start. */
 static bool
 digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    struct wspx__parts *now, unsigned char out[32], struct buf *err)
+    unsigned char out[32], struct buf *err, size_t *n0)
 {
-	size_t i;
-
-	for (i = 0; i < j->parts.n; i++)
-		if (wspx__uptodate_addpart(now, j->parts.v[i].kind,
-		    j->parts.v[i].tag, j->parts.v[i].key,
-		    j->parts.v[i].sum) != 0)
-			fatal("out of memory");
-	if (!j->srcknown || !files(gr, w, j, false, now, err))
+	*n0 = j->parts.n;
+	if (!j->srcknown || !files(gr, w, j, false, &j->parts, err))
 		return false;
-	wspx__uptodate_sum(now, out);
+	wspx__uptodate_sum(&j->parts, out);
 	return true;
+}
+
+/* Take the parts from n0 on (digest()'s generates) off j->parts. */
+static void
+keepsources(struct gjob *j, size_t n0)
+{
+	while (j->parts.n > n0)
+		free(j->parts.v[--j->parts.n].key);
 }
 
 /* Whether j, its parts made, is up to date; why not into why (with
@@ -259,13 +262,13 @@ compare(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
     struct buf *why, const struct buf *srcerr)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	struct wspx__parts now = { NULL, 0, 0 };
 	struct buf err = { NULL, 0, 0 };
 	unsigned char d[32], then[32];
 	bool made, same;
+	size_t n0;
 	char *r;
 
-	made = digest(gr, w, j, &now, d, gr->c->explain ? &err : NULL);
+	made = digest(gr, w, j, d, gr->c->explain ? &err : NULL, &n0);
 	same = made && wspx__statefile_lookup(gr->state, jj->name, then) &&
 	    memcmp(d, then, sizeof(d)) == 0;
 	/* (the parts of a job whose source could not be read are partial:
@@ -276,12 +279,12 @@ compare(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	else if (!same && gr->c->explain && err.len > 0)
 		bufadds(why, err.s);
 	else if (!same && gr->c->explain) {
-		r = wspx__explain_job(gr->state, jj->name, &now);
+		r = wspx__explain_job(gr->state, jj->name, &j->parts);
 		bufadds(why, r != NULL ? r : "its record differs");
 		free(r);
 	}
 	free(err.s);
-	wspx__uptodate_freeparts(&now);
+	keepsources(j, n0);
 	return same;
 }
 
@@ -353,7 +356,7 @@ freeoutputs(struct gjob *j)
  * FIFO, which would wait) of at most OUTPUT_MAX bytes.  Returns NULL, or
  * what is wrong with it. */
 static const char *
-slurp(const struct gjob *j, struct buf *b)
+slurp(struct gjob *j, struct buf *b)
 {
 	char chunk[8192];
 	struct stat sb;
@@ -361,6 +364,9 @@ slurp(const struct gjob *j, struct buf *b)
 	int fd;
 
 	fd = open(j->outfile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	/* (none written: nothing to remove) */
+	if (fd < 0 && errno == ENOENT)
+		j->outleft = false;
 	if (fd < 0)
 		return errno == ENOENT ? NULL : errno == ELOOP ? "is a "
 		    "symbolic link" : strerror(errno);
@@ -450,7 +456,9 @@ readoutputs(struct gjob *j)
 	else if (b.len > 0)
 		(void)parseoutputs(j, b.s, b.len, &err);
 	free(b.s);
-	(void)unlink(j->outfile);
+	if (j->outleft)
+		(void)unlink(j->outfile);
+	j->outleft = false;
 	if (err.len == 0)
 		return NULL;
 	freeoutputs(j);
@@ -497,24 +505,28 @@ graphstate_sources(struct graphrun *gr, const struct jobwords *w)
 }
 
 void
+graphstate_wrote(struct graphrun *gr)
+{
+	/* (a dry run wrote nothing) */
+	if (gr->state != NULL && !gr->c->dryrun)
+		wspx__statefile_epoch(gr->state);
+}
+
+void
 graphstate_ended(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
     bool ok)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
-	struct wspx__parts now = { NULL, 0, 0 };
 	unsigned char d[32];
+	size_t n0;
 	int rc;
 
 	if (gr->state == NULL)
 		return;
-	/* (what it wrote is looked at again; a dry run wrote nothing) */
-	if (!gr->c->dryrun)
-		wspx__statefile_epoch(gr->state);
 	if (ok && (jj->sources != NULL || jj->generates != NULL) &&
-	    digest(gr, w, j, &now, d, NULL) && (rc = wspx__statefile_record(
-	    gr->state, jj->name, d, &now)) != 0)
+	    digest(gr, w, j, d, NULL, &n0) && (rc = wspx__statefile_record(
+	    gr->state, jj->name, d, &j->parts)) != 0)
 		warn("the up-to-date state beside %s: %s", gr->file,
 		    strerror(-rc));
-	wspx__uptodate_freeparts(&now);
 	wspx__uptodate_freeparts(&j->parts);
 }

@@ -46,7 +46,7 @@ runnable(const char *prog)
 
 	if (strchr(prog, '/') != NULL)
 		return access(prog, X_OK) == 0;
-	found = graphcmd_findprog(getenv("PATH"), prog);
+	found = graphcmd_findprog(getenv("PATH"), NULL, prog);
 	free(found);
 	return found != NULL;
 }

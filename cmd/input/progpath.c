@@ -3,6 +3,8 @@
  * from the blocking threads that start jobs, hence the mutex; the table is
  * a short list searched in order, since a run has few distinct programs,
  * and it stops growing at MAXPROGS (later names are looked up every time).
+ * An entry is a name in one PATH value: wspx's own (progpath()) or a job
+ * file's job's (progpath_in()), which may set a PATH of its own.
  */
 #include "progpath.h"
 
@@ -21,6 +23,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *searchpath;		/* the PATH to search */
 static struct {
+	const char *pathvar;		/* searchpath, or a copy */
 	char *name;
 	char *path;
 } progs[MAXPROGS];
@@ -38,6 +41,8 @@ progpath_fini(void)
 	size_t i;
 
 	for (i = 0; i < nprogs; i++) {
+		if (progs[i].pathvar != searchpath)
+			free((char *)progs[i].pathvar);
 		free(progs[i].name);
 		free(progs[i].path);
 	}
@@ -46,15 +51,15 @@ progpath_fini(void)
 	searchpath = NULL;
 }
 
-/* Look name up in PATH: the first regular file there that we may execute,
- * an empty component standing for the current directory.  Returns a
- * malloc'd path or NULL. */
+/* Look name up in pathvar: the first regular file there that we may
+ * execute, an empty component standing for the current directory.
+ * Returns a malloc'd path or NULL. */
 static char *
-search(const char *name)
+search(const char *pathvar, const char *name)
 {
 	struct buf b = { NULL, 0, 0 };
 	struct stat st;
-	const char *p = searchpath, *end;
+	const char *p = pathvar, *end;
 
 	for (; p != NULL; p = *end != '\0' ? end + 1 : NULL) {
 		end = strchr(p, ':');
@@ -74,27 +79,37 @@ search(const char *name)
 	return NULL;
 }
 
-const char *
-progpath(const char *name)
+/* The entry for name in pathvar, or NULL; under the lock. */
+static const char *
+known(const char *pathvar, const char *name)
 {
-	const char *found = NULL;
-	char *path;
 	size_t i;
 
-	if (strchr(name, '/') != NULL || *name == '\0')
-		return NULL;
+	for (i = 0; i < nprogs; i++)
+		if (strcmp(progs[i].name, name) == 0 &&
+		    (progs[i].pathvar == pathvar ||
+		    strcmp(progs[i].pathvar, pathvar) == 0))
+			return progs[i].path;
+	return NULL;
+}
+
+/* name in pathvar (searchpath itself, or a value to copy if kept). */
+static const char *
+lookup(const char *pathvar, const char *name)
+{
+	const char *found;
+	char *path;
+
 	WSPX_MUST(pthread_mutex_lock(&lock));
-	for (i = 0; i < nprogs && found == NULL; i++)
-		if (strcmp(progs[i].name, name) == 0)
-			found = progs[i].path;
+	found = known(pathvar, name);
 	WSPX_MUST(pthread_mutex_unlock(&lock));
-	if (found != NULL || (path = search(name)) == NULL)
+	if (found != NULL || (path = search(pathvar, name)) == NULL)
 		return found;
 	WSPX_MUST(pthread_mutex_lock(&lock));
-	for (i = 0; i < nprogs && found == NULL; i++)
-		if (strcmp(progs[i].name, name) == 0)
-			found = progs[i].path;	/* another thread was first */
-	if (found == NULL && nprogs < MAXPROGS) {
+	/* (another thread may have been first) */
+	if ((found = known(pathvar, name)) == NULL && nprogs < MAXPROGS) {
+		progs[nprogs].pathvar = pathvar == searchpath ? pathvar :
+		    xstrdup(pathvar);
 		progs[nprogs].name = xstrdup(name);
 		progs[nprogs].path = path;
 		found = progs[nprogs++].path;
@@ -103,4 +118,28 @@ progpath(const char *name)
 	WSPX_MUST(pthread_mutex_unlock(&lock));
 	free(path);	/* NULL if kept; if the table is full, the spawn */
 	return found;	/* searches PATH itself */
+}
+
+const char *
+progpath(const char *name)
+{
+	if (strchr(name, '/') != NULL || *name == '\0')
+		return NULL;
+	return lookup(searchpath, name);
+}
+
+const char *
+progpath_in(const char *pathvar, const char *name)
+{
+	const char *p;
+
+	if (strchr(name, '/') != NULL || *name == '\0')
+		return NULL;
+	/* (a relative entry is relative to the job's directory, which
+	 * differs between jobs) */
+	for (p = pathvar; p != NULL; p = strchr(p, ':'), p = p != NULL ?
+	    p + 1 : NULL)
+		if (*p != '/')
+			return NULL;
+	return lookup(pathvar, name);
 }

@@ -17,4 +17,10 @@ void progpath_fini(void);
  * string lives until progpath_fini().  Any thread. */
 const char *progpath(const char *name);
 
+/* As progpath(), in the PATH value pathvar instead of wspx's own; NULL
+ * also if pathvar has an entry that is not a whole path (the caller
+ * searches: such an entry depends on the job's directory).  Needs no
+ * progpath_init(); lives until progpath_fini(). */
+const char *progpath_in(const char *pathvar, const char *name);
+
 #endif /* WSPX_PROGPATH_H */

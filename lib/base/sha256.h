@@ -1,9 +1,9 @@
 /*
  * SHA-256 (FIPS 180-4), incremental, for the up-to-date check: the digest
- * of a job's command and of the files it reads and writes.  Strings in
- * plain C, a context belonging to one thread at a time; files through
- * libcrypto, which uses the CPU's SHA instructions, opened when first
- * needed.
+ * of a job's command and of the files it reads and writes.  Strings with
+ * the CPU's SHA instructions where it has them, else in plain C, a context
+ * belonging to one thread at a time; files through libcrypto, opened when
+ * first needed.
  */
 #ifndef WSPX_SHA256_H
 #define WSPX_SHA256_H
@@ -39,6 +39,10 @@ int wspx__sha256_fd(int fd, unsigned char out[32]);
 /* The same, with libcrypto (if it can be loaded) or with the plain C
  * code: for the tests, which compare the two. */
 int wspx__sha256_fdwith(int fd, bool libcrypto, unsigned char out[32]);
+
+/* Use the plain C code only, not the CPU's SHA instructions: for the
+ * tests, which compare the two.  Before the first hash. */
+void wspx__sha256_portable(void);
 
 /* Whether libcrypto could be loaded (files are then hashed by it). */
 bool wspx__sha256_libcrypto(void);

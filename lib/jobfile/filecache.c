@@ -15,6 +15,14 @@
  * system's granularity (the tick, exFAT's 10 ms, FAT's 2 s, an NFS
  * server's clock), so the stat tells it.  A file written in the last 2 s
  * is read again the next time, once.
+ *
+ * Within a run, a digest read from a file whose stat did not change while
+ * it was read is reused in later epochs while the stat stays the same,
+ * racy or not: a job's generated file, hashed when the job ends, is not
+ * read again by the jobs that need it.  A write that leaves the stat as it
+ * was can then go unseen in this run only; such a digest is never saved,
+ * so the next run reads the file again, and the records made with the old
+ * digest differ from it: the jobs run again, never wrongly skipped.
  */
 #include "uptodate.h"
 
@@ -205,7 +213,8 @@ hash(int dirfd, const char *path, int64_t now, struct fentry *fe)
 		return rc;
 	fe->st = fstatof(&after);
 	was = fstatof(&before);
-	fe->trusted = samestat(&fe->st, &was) && !racy(&fe->st, now);
+	fe->fresh = samestat(&fe->st, &was);
+	fe->trusted = fe->fresh && !racy(&fe->st, now);
 	fe->unsaved = fe->trusted;
 	return 0;
 }
@@ -225,7 +234,7 @@ look(int dirfd, const char *path, struct fentry *fe)
 	if (!S_ISREG(sb.st_mode))
 		return -EINVAL;
 	cur = fstatof(&sb);
-	if (fe->trusted && samestat(&cur, &fe->st))
+	if ((fe->trusted || fe->fresh) && samestat(&cur, &fe->st))
 		return 0;
 	return hash(dirfd, path, now, fe);
 }
@@ -288,6 +297,7 @@ wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
 		fe->st = copy.st;
 		memcpy(fe->sum, copy.sum, 32);
 		fe->trusted = copy.trusted;
+		fe->fresh = copy.fresh;
 		/* (unchanged if the stat was: a new sum is saved only if
 		 * trusted) */
 		fe->unsaved = copy.unsaved;

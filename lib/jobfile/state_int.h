@@ -38,6 +38,10 @@ struct fentry {
 					 * st is not racy: a file with st has
 					 * sum (saved in the file) */
 	bool unsaved;			/* trusted and not in the file yet */
+	bool fresh;			/* sum was read in this run and st
+					 * did not change while it was:
+					 * reused while the stat stays, never
+					 * saved (see filecache.c) */
 	bool busy;			/* a thread is looking at the file:
 					 * wait on the state's cond */
 	unsigned epoch;			/* the epoch of this run's last look,

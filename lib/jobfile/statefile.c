@@ -242,11 +242,20 @@ load(struct wspx__state *st, const char *buf, size_t len, bool *cut)
 static int
 readall(int fd, char **buf, size_t *len)
 {
+	struct stat sb;
 	size_t cap = 0;
 	ssize_t r;
 	char *p;
 
 	*buf = NULL;
+	/* (room for the whole file and one byte more, which tells its end:
+	 * one read, not a buffer doubled and copied as it fills) */
+	if (fstat(fd, &sb) == 0 && sb.st_size >= 0 &&
+	    (size_t)sb.st_size < STATE_MAX) {
+		cap = (size_t)sb.st_size + 1;
+		if ((*buf = malloc(cap)) == NULL)
+			return -ENOMEM;
+	}
 	for (*len = 0;; *len += (size_t)r) {
 		if (*len >= STATE_MAX)
 			return -EFBIG;

@@ -9,7 +9,10 @@
  * (its result) before done, and the last one acquires the results of all
  * the needs, so ready() sees every need's result.  A count of jobs not
  * yet over, decremented acq_rel by each done, tells the waiter when the
- * graph is over; the waiter's mutex orders its wake-up.
+ * graph is over; the waiter's mutex orders its wake-up.  A done may come
+ * in two steps (needed, then over): the dependents are readied by the
+ * first and the count is decremented by the second, so a job's last
+ * work after its dependents started still ends before the graph does.
  *
  * Order.  The jobs one done makes ready (and those that need none, at
  * the start) are released together: they are linked through their next
@@ -216,7 +219,7 @@ finish(struct wspx__graph *g)
 }
 
 void
-wspx__graph_done(struct wspx__graph *g, struct wspx_worker *w, size_t i)
+wspx__graph_needed(struct wspx__graph *g, struct wspx_worker *w, size_t i)
 {
 	struct node *nd, *head = NULL, **tail = &head;
 	size_t k;
@@ -235,11 +238,24 @@ wspx__graph_done(struct wspx__graph *g, struct wspx_worker *w, size_t i)
 	/* (the chain before the count: once remaining is zero the graph
 	 * may be freed; while a released job has not run, it is not) */
 	release(g, w, head);
+}
+
+void
+wspx__graph_over(struct wspx__graph *g, size_t i)
+{
+	(void)i;
 	/* acq_rel: the last job over sees every job's writes before it
 	 * tells the waiter (whose mutex orders the rest). */
 	if (atomic_fetch_sub_explicit(&g->remaining, 1,
 	    memory_order_acq_rel) == 1)
 		finish(g);
+}
+
+void
+wspx__graph_done(struct wspx__graph *g, struct wspx_worker *w, size_t i)
+{
+	wspx__graph_needed(g, w, i);
+	wspx__graph_over(g, i);
 }
 
 void

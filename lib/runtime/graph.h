@@ -43,6 +43,15 @@ void wspx__graph_start(struct wspx__graph *g);
 void wspx__graph_done(struct wspx__graph *g, struct wspx_worker *w,
     size_t i);
 
+/* wspx__graph_done() in two steps, for a job whose dependents may start
+ * before it has finished its own end (a digest of what it made, which they
+ * do not need): _needed() makes them ready, as done does; _over() then
+ * counts i over, which may end the graph.  Each once, in this order; what
+ * the caller writes between them is not seen by the dependents. */
+void wspx__graph_needed(struct wspx__graph *g, struct wspx_worker *w,
+    size_t i);
+void wspx__graph_over(struct wspx__graph *g, size_t i);
+
 /* Wait until every selected job is over.  Not on a worker of the
  * pool. */
 void wspx__graph_wait(struct wspx__graph *g);

@@ -65,6 +65,47 @@ Y
 	[ "$output" = "mytool ran" ]
 }
 
+@test "jobs with PATHs of their own each find their own program of one name" {
+	mkdir one two
+	printf '#!/bin/sh\necho one\n' > one/mytool
+	printf '#!/bin/sh\necho two\n' > two/mytool
+	chmod +x one/mytool two/mytool
+	# (the same program named in two PATHs, each job more than once: a
+	# lookup remembered by name alone would give both the same)
+	cat > jobs.yaml <<Y
+jobs:
+  a: {env: {PATH: "$PWD/one:/usr/bin:/bin"}, matrix: {n: [1, 2, 3]}, run: mytool}
+  b: {env: {PATH: "$PWD/two:/usr/bin:/bin"}, matrix: {n: [1, 2, 3]}, run: mytool}
+Y
+	run "$WSPX" run -j2 jobs.yaml
+	jobsonly
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -cx one <<< "$output")" -eq 3 ]
+	[ "$(grep -cx two <<< "$output")" -eq 3 ]
+}
+
+@test "a relative entry of a job's PATH is looked for from the job's directory" {
+	mkdir -p sub/bin bin elsewhere
+	printf '#!/bin/sh\necho from sub\n' > sub/bin/mytool
+	printf '#!/bin/sh\necho from the caller\n' > bin/mytool
+	chmod +x sub/bin/mytool bin/mytool
+	cat > jobs.yaml <<'Y'
+jobs:
+  t: {dir: sub, env: {PATH: "bin:/usr/bin:/bin"}, run: mytool}
+Y
+	run "$WSPX" run jobs.yaml
+	jobsonly
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "from sub" ]
+	cd elsewhere
+	run "$WSPX" run ../jobs.yaml
+	jobsonly
+	[ "$status" -eq 0 ]
+	[ "$output" = "from sub" ]
+}
+
 @test "run: lists work in every shell, stop at the first failing string, and take an empty string" {
 	local sh
 	for sh in sh bash zsh fish tcsh; do

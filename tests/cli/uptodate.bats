@@ -178,3 +178,27 @@ Y
 	jobsonly
 	[ "$(cat app)" = "$(printf 'a2\nb')" ]
 }
+
+# How many times wspx (not the jobs, which only write it) opened path to
+# read it, in the strace log $1.
+reads_of() {
+	grep -c "\"$2\", O_RDONLY" "$1" || true
+}
+
+@test "a generated file is read once in a run: by its job's end, not again by the jobs that need it" {
+	# (mid ends after gen's end read big.out, so use looks at it in a
+	# later epoch, when big.out, just written, is still too young to be
+	# trusted from its stat alone)
+	cat > jobs.yaml <<'Y'
+jobs:
+  gen: {run: "head -c 300000 /dev/zero > big.out", generates: [big.out]}
+  mid: {needs: [gen], run: "true"}
+  use: {needs: [gen, mid], sources: [big.out], run: "true"}
+Y
+	strace -f -qq -e trace=openat,open -o trace1 "$WSPX" run -j2 jobs.yaml
+	[ "$(reads_of trace1 big.out)" -eq 1 ]
+	# (and once in a no-op run: gen's check, then use's)
+	run strace -f -qq -e trace=openat,open -o trace2 "$WSPX" run -j2 jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(reads_of trace2 big.out)" -le 1 ]
+}

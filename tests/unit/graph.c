@@ -4,7 +4,9 @@
  * on small files: each job starts once, after all its needs, whether its end
  * comes from a worker or from another thread; a chain 100,000 deep needs no
  * deep stack; the topological order keeps the file's order where it is free;
- * matrices, needs and cycles read as wspx(5) says.
+ * matrices, needs and cycles read as wspx(5) says; a job's end in two
+ * steps lets its dependents start at the first and ends the graph at the
+ * second.
  *
  *     graph [WORKERS [JOBS]]
  */
@@ -12,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "jobfile/jobfile.h"
 #include "runtime/graph.h"
@@ -204,6 +207,84 @@ test_selected(void)
 	dagfree(&d);
 }
 
+/* A chain 0 -> 1 whose job 0 ends in two steps (wspx__graph_needed(),
+ * then wspx__graph_over()), with job 1 started and over in between. */
+struct split {
+	struct wspx__graph *g;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool oneran;			/* lock */
+	_Atomic(bool) zeroover;		/* set just before job 0's over */
+	_Atomic(bool) oneearly;		/* job 1 started before 0's needed */
+	_Atomic(bool) zeroneeded;
+};
+
+static size_t
+splitneeds(void *ctx, size_t i, const size_t **v)
+{
+	static const size_t zero = 0;
+
+	(void)ctx;
+	*v = &zero;
+	return i == 1;
+}
+
+static void
+splitready(void *ctx, struct wspx_worker *w, size_t i)
+{
+	struct split *s = ctx;
+	struct timespec until;
+	int rc = 0;
+
+	if (i == 1) {
+		atomic_store(&s->oneearly, !atomic_load(&s->zeroneeded));
+		pthread_mutex_lock(&s->lock);
+		s->oneran = true;
+		pthread_cond_signal(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+		wspx__graph_done(s->g, w, 1);
+		return;
+	}
+	atomic_store(&s->zeroneeded, true);
+	wspx__graph_needed(s->g, w, 0);
+	/* Job 1 runs now, on the other worker, though 0 is not over.  (The
+	 * limit only keeps a broken build from hanging.) */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	pthread_mutex_lock(&s->lock);
+	while (!s->oneran && rc == 0)
+		rc = pthread_cond_timedwait(&s->cond, &s->lock, &until);
+	CHECK(s->oneran);
+	pthread_mutex_unlock(&s->lock);
+	atomic_store(&s->zeroover, true);
+	wspx__graph_over(s->g, 0);
+}
+
+static const struct wspx__graph_ops splitops = { splitneeds, splitready };
+
+static void
+test_split(void)
+{
+	struct wspx_pool_opts po = { 2 };
+	struct wspx_pool *p;
+	struct split s;
+
+	memset(&s, 0, sizeof(s));
+	pthread_mutex_init(&s.lock, NULL);
+	pthread_cond_init(&s.cond, NULL);
+	CHECK(wspx_pool_new(&p, &po) == 0);
+	CHECK(wspx__graph_new(&s.g, 2, NULL, p, &splitops, &s) == 0);
+	wspx__graph_start(s.g);
+	wspx__graph_wait(s.g);
+	/* (the graph ended after job 0's over, not at job 1's end) */
+	CHECK(atomic_load(&s.zeroover));
+	CHECK(!atomic_load(&s.oneearly));
+	wspx__graph_free(s.g);
+	wspx_pool_free(p);
+	pthread_mutex_destroy(&s.lock);
+	pthread_cond_destroy(&s.cond);
+}
+
 static void
 test_order(void)
 {
@@ -280,6 +361,8 @@ main(int argc, char **argv)
 	    "once after its needs, ends from workers and a thread", njobs);
 	TEST(test_chain(), "graph: a chain 100,000 deep");
 	TEST(test_selected(), "graph: only the selected jobs start");
+	TEST(test_split(), "graph: a job's dependents start at its needed, "
+	    "the graph ends at its over");
 	TEST(test_order(), "graph: the order is topological, the file's "
 	    "where free");
 	TEST(test_jobfile(), "jobfile: a matrix with exclude, needs of "

@@ -2,9 +2,11 @@
  * Unit tests for SHA-256: the FIPS 180-4 example vectors, a message fed in
  * two and three pieces split at every offset, unaligned input, and files
  * hashed by wspx__sha256_file(), with libcrypto and with the plain code,
- * against sha256sum(1).
+ * against sha256sum(1).  The plain code compresses with the CPU's SHA
+ * instructions where it has them; with `portable`, with the C code alone
+ * (make check runs both).
  *
- * usage: sha256
+ * usage: sha256 [portable]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -224,8 +226,14 @@ test_file(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "portable") == 0)
+		wspx__sha256_portable();
+	else if (argc > 1) {
+		fprintf(stderr, "usage: sha256 [portable]\n");
+		return 2;
+	}
 	TEST(test_vectors(), "sha256: the FIPS 180-4 example vectors");
 	TEST(test_splits(), "sha256: a message split at every offset");
 	TEST(test_unaligned(), "sha256: input at every alignment");
