@@ -9,12 +9,12 @@
  * others wait for it on the state's cond.  The one hashing never waits
  * for anything but its read, so a worker that waits cannot deadlock the
  * pool.  A digest is trusted, and saved, when the file's stat was the same
- * before and after the read, and its mtime or its ctime was 2 s before
- * the clock of file times (lib/os/fsclock.h) read before the first stat:
- * a write after that stamps both with a later time, whatever the file
- * system's granularity (the tick, exFAT's 10 ms, FAT's 2 s, an NFS
- * server's clock), so the stat tells it.  A file written in the last 2 s
- * is read again the next time, once.
+ * before and after the read, and its mtime or its ctime was, before the
+ * clock of file times (lib/os/fsclock.h) read before the first stat, by
+ * more than the file system's granularity (racy() below: 20 ms, or 2 s
+ * for times that may be of exFAT's 10 ms, a 1 s or FAT's 2 s): a write
+ * after that stamps both with a later time, so the stat tells it.  A file
+ * written more recently is read again the next time, once.
  *
  * Within a run, a digest read from a file whose stat did not change while
  * it was read is reused in later epochs while the stat stays the same,
@@ -178,15 +178,22 @@ samestat(const struct fstat *a, const struct fstat *b)
 
 /* Whether a write after now could leave f's times as they are: it
  * stamps both with its time, rounded down to the file system's
- * granularity, so only if both are that close to now already.  The
- * granularity is the clock's tick, 10 ms (exFAT), 1 s or 2 s (FAT), or
- * the clock of an NFS server: any file younger than 2 s is racy. */
+ * granularity, so only if both are that close to now already.  A time
+ * whose nanoseconds are a whole number of 10 ms may be of a file system
+ * that keeps 10 ms (exFAT), 1 s (ext4 with small inodes, HFS+) or 2 s
+ * (FAT): younger than 2 s, it is racy.  Any other was kept to a finer
+ * grain than 10 ms (the kernel's tick, or the nanosecond): younger than
+ * 20 ms, the tick of the slowest kernel clock twice, it is racy.  So a
+ * no-op build just after a build trusts what the build wrote. */
 static bool
 racy(const struct fstat *f, int64_t now)
 {
 	int64_t t = f->mtime < f->ctime ? f->mtime : f->ctime;
+	int64_t ns = t % WSPX_NS_PER_S, tick = 10 * (WSPX_NS_PER_S / 1000);
 
-	return t >= now - 2 * WSPX_NS_PER_S;
+	if (ns < 0)
+		ns += WSPX_NS_PER_S;
+	return t >= now - (ns % tick == 0 ? 2 * WSPX_NS_PER_S : 2 * tick);
 }
 
 /* Hash the regular file at path into fe, as it is now; now is the clock

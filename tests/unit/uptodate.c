@@ -592,25 +592,28 @@ cached(const char *path, const char *key)
 	return found;
 }
 
-/* Set path's mtime to secs seconds from now (ns 0 if whole). */
+/* Set path's mtime to secs seconds from now, with ns nanoseconds (-1:
+ * those of now). */
 static void
-settime(const char *path, int secs, bool whole)
+settime(const char *path, int secs, long ns)
 {
 	struct timespec t[2];
 
 	CHECK(clock_gettime(CLOCK_REALTIME, &t[0]) == 0);
 	t[0].tv_sec += secs;
-	if (whole)
-		t[0].tv_nsec = 0;
+	if (ns >= 0)
+		t[0].tv_nsec = ns;
 	t[1] = t[0];
 	CHECK(utimensat(dfd, path, t, 0) == 0);
 }
 
 /* The racy rule, whatever the kernel's clock: a file whose times are not
- * 2 s before the file clock when it was hashed (one written in that
- * tick, here one dated ahead; one a second old, with nanoseconds or
- * without) is hashed but not trusted: no record, read again next time.
- * One 60 s old is trusted. */
+ * before the file clock when it was hashed by more than the file system's
+ * granularity is hashed but not trusted: no record, read again next time.
+ * Written in that tick (here dated now, or ahead); a second old with
+ * times that may be of a 1 s, 2 s or 10 ms file system (nanoseconds a
+ * whole number of 10 ms), which must be 2 s old.  A second old with finer
+ * times, or 60 s old, is trusted. */
 static void
 test_racyrule(void)
 {
@@ -619,26 +622,34 @@ test_racyrule(void)
 	char path[PATH_MAX];
 
 	statepath(path, sizeof(path), "rulestate");
+	put("now.c", "n\n");
 	put("ahead.c", "a\n");
 	put("recent.c", "r\n");
 	put("whole.c", "w\n");
+	put("tenms.c", "t\n");
 	put("aged.c", "o\n");
 	put("agedwhole.c", "x\n");
-	settime("ahead.c", 3600, false);
-	settime("recent.c", -1, false);
-	settime("whole.c", -1, true);
-	settime("aged.c", -60, false);
-	settime("agedwhole.c", -60, true);
+	settime("now.c", 0, -1);
+	settime("ahead.c", 3600, -1);
+	settime("recent.c", -1, 123456789);
+	settime("whole.c", -1, 0);
+	settime("tenms.c", -1, 120000000);
+	settime("aged.c", -60, 123456789);
+	settime("agedwhole.c", -60, 0);
 	CHECK(wspx__statefile_open(&st, path) == 0);
+	cachedsum(st, "now.c", got);
 	cachedsum(st, "ahead.c", got);
 	cachedsum(st, "recent.c", got);
 	cachedsum(st, "whole.c", got);
+	cachedsum(st, "tenms.c", got);
 	cachedsum(st, "aged.c", got);
 	cachedsum(st, "agedwhole.c", got);
 	CHECK(wspx__statefile_close(st) == 0);
+	CHECK(!cached(path, "now.c"));
 	CHECK(!cached(path, "ahead.c"));
-	CHECK(!cached(path, "recent.c"));
+	CHECK(cached(path, "recent.c"));
 	CHECK(!cached(path, "whole.c"));
+	CHECK(!cached(path, "tenms.c"));
 	CHECK(cached(path, "aged.c"));
 	CHECK(cached(path, "agedwhole.c"));
 }
@@ -715,11 +726,11 @@ test_racyunsaved(void)
 
 	statepath(path, sizeof(path), "unsavedstate");
 	put("flip.c", "one\n");
-	settime("flip.c", -60, false);
+	settime("flip.c", -60, -1);
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	cachedsum(st, "flip.c", got);
 	put("flip.c", "two\n");
-	settime("flip.c", 3600, false);
+	settime("flip.c", 3600, -1);
 	cachedsum(st, "flip.c", got);
 	CHECK(record(st, "job", d) == 0);
 	CHECK(!cached(path, "flip.c"));
