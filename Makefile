@@ -36,7 +36,8 @@ ALL_LDFLAGS = $(LIB_LDFLAGS) $(YAML_LIBS)
 # libwspx (installed) is the runtime alone: runtime/, os/, and error.o of
 # base/; the wspx program links the engine, the rest, over it.
 BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
-	lib/base/clock.h lib/base/median.h lib/base/sha256.h lib/base/sha256ni.h \
+	lib/base/clock.h lib/base/median.h lib/base/sha256.h lib/base/sha256k.h \
+	lib/base/sha256ni.h \
 	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
 	lib/base/yamldoc.h
 OSHDR = lib/os/direntry.h lib/os/fsclock.h lib/os/fswatch.h lib/os/proc.h lib/os/sysload.h lib/os/thread.h \

@@ -20,6 +20,7 @@
  * cpuid says the CPU has SHA, SSSE3 and SSE4.1.
  */
 #include "sha256ni.h"
+#include "sha256k.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -77,7 +78,7 @@ wspx__sha256ni_compress(uint32_t h[8], const unsigned char *p,
 			    w[i - 1]);
 		for (i = 0; i < 16; i++) {
 			t = _mm_add_epi32(w[i], _mm_loadu_si128(
-			    (const __m128i *)&wspx__sha256_k[4 * i]));
+			    (const __m128i *)&sha256_k[4 * i]));
 			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, t);
 			/* (the high two lanes down, for the next two
 			 * rounds; the old ABEF is the new CDGH) */

@@ -9,9 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The round constants K0..K63 (sha256.c's). */
-extern const uint32_t wspx__sha256_k[64];
-
 /* Whether this CPU has the instructions (and this build the code). */
 bool wspx__sha256ni_usable(void);
 
