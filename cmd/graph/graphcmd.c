@@ -438,8 +438,8 @@ graphcmd_findprog(const char *path, const char *dir, const char *prog)
 			end = p + strlen(p);
 		b.len = 0;
 		/* (an empty entry is the current directory, as execvp has it) */
-		bufprintf(&b, "%.*s/%s", (int)(end - p), end > p ? p : ".",
-		    prog);
+		bufprintf(&b, "%.*s/%s", end > p ? (int)(end - p) : 1,
+		    end > p ? p : ".", prog);
 		/* (a relative entry is looked for from dir, where the job
 		 * runs, which then finds the same file) */
 		at.len = 0;

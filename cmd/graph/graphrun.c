@@ -10,9 +10,9 @@
  * it is over, its end goes back to the pool, which records its outputs and
  * state and releases its dependents.
  *
- * Outcomes.  Each job's outcome is written before wspx__graph_done(), which
- * publishes it to its dependents (see runtime/graph.c); a dependent reads only
- * the outcomes of its needs.
+ * Outcomes.  Each job's outcome is written before wspx__graph_needed() (or
+ * _done()), which publishes it to its dependents (see runtime/graph.c); a
+ * dependent reads only the outcomes of its needs.
  */
 #include "graphrun.h"
 

@@ -42,7 +42,7 @@ struct gjob {
 	struct wspx_job over;		/* its end, on the pool */
 	struct graphrun *gr;
 	size_t index;			/* in the job file */
-	enum outcome outcome;		/* written before its graph_done */
+	enum outcome outcome;		/* written before its graph_needed */
 	bool anyfail;			/* it or a job it needs, or theirs,
 					 * failed */
 	bool failed;			/* it failed, continue-on-error or

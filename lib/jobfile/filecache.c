@@ -11,18 +11,20 @@
  * pool.  A digest is trusted, and saved, when the file's stat was the same
  * before and after the read, and its mtime or its ctime was, before the
  * clock of file times (lib/os/fsclock.h) read before the first stat, by
- * more than the file system's granularity (racy() below: 20 ms, or 2 s
- * for times that may be of exFAT's 10 ms, a 1 s or FAT's 2 s): a write
+ * more than the file system's granularity (racy() below: 20 ms on a local
+ * file system with fine times, else 2 s): a write
  * after that stamps both with a later time, so the stat tells it.  A file
  * written more recently is read again the next time, once.
  *
  * Within a run, a digest read from a file whose stat did not change while
- * it was read is reused in later epochs while the stat stays the same,
- * racy or not: a job's generated file, hashed when the job ends, is not
- * read again by the jobs that need it.  A write that leaves the stat as it
- * was can then go unseen in this run only; such a digest is never saved,
- * so the next run reads the file again, and the records made with the old
- * digest differ from it: the jobs run again, never wrongly skipped.
+ * it was read, on a local file system stamped by this kernel's clock to
+ * the nanosecond, and whose ctime was before that clock's time read before
+ * the first stat, is reused in later epochs while the stat stays the same,
+ * however young the file: a job's generated file, hashed when the job
+ * ends, is not read again by the jobs that need it.  Any later write
+ * stamps the ctime with that clock's time or a later one, so the stat
+ * tells it (on another file system, or for a file changed in the tick of
+ * the read, the file is looked at again in each epoch).
  */
 #include "uptodate.h"
 
@@ -176,24 +178,35 @@ samestat(const struct fstat *a, const struct fstat *b)
 	    a->ctime == b->ctime && a->ino == b->ino && a->dev == b->dev;
 }
 
-/* Whether a write after now could leave f's times as they are: it
- * stamps both with its time, rounded down to the file system's
- * granularity, so only if both are that close to now already.  A time
- * whose nanoseconds are a whole number of 10 ms may be of a file system
- * that keeps 10 ms (exFAT), 1 s (ext4 with small inodes, HFS+) or 2 s
- * (FAT): younger than 2 s, it is racy.  Any other was kept to a finer
- * grain than 10 ms (the kernel's tick, or the nanosecond): younger than
- * 20 ms, the tick of the slowest kernel clock twice, it is racy.  So a
- * no-op build just after a build trusts what the build wrote. */
+/* Whether t's nanoseconds are not a whole number of 10 ms: times kept
+ * finer than exFAT's 10 ms, a 1 s file system's or FAT's 2 s. */
 static bool
-racy(const struct fstat *f, int64_t now)
+finegrained(int64_t t)
 {
-	int64_t t = f->mtime < f->ctime ? f->mtime : f->ctime;
-	int64_t ns = t % WSPX_NS_PER_S, tick = 10 * (WSPX_NS_PER_S / 1000);
+	int64_t ns = t % WSPX_NS_PER_S;
 
 	if (ns < 0)
 		ns += WSPX_NS_PER_S;
-	return t >= now - (ns % tick == 0 ? 2 * WSPX_NS_PER_S : 2 * tick);
+	return ns % (10 * (WSPX_NS_PER_S / 1000)) != 0;
+}
+
+/* Whether a write after now could leave f's times as they are: it
+ * stamps both with its time, rounded down to the file system's
+ * granularity, so only if both are that close to now already.  On a local
+ * file system (wspx__fsclock_local(): stamped with the kernel's clock, to
+ * the nanosecond) whose times show a finer grain than 10 ms, a file
+ * younger than 20 ms, the tick of the slowest kernel clock twice, is
+ * racy: so a no-op build just after a build trusts what the build wrote.
+ * Elsewhere the grain may be exFAT's 10 ms, 1 s (ext4 with small inodes,
+ * HFS+), FAT's 2 s, or the times those of a server whose clock is not
+ * ours: younger than 2 s, a file is racy. */
+static bool
+racy(const struct fstat *f, int64_t now, bool local)
+{
+	int64_t t = f->mtime < f->ctime ? f->mtime : f->ctime;
+
+	return t >= now - (local && finegrained(t) ? 20 * (WSPX_NS_PER_S /
+	    1000) : 2 * WSPX_NS_PER_S);
 }
 
 /* Hash the regular file at path into fe, as it is now; now is the clock
@@ -203,6 +216,7 @@ hash(int dirfd, const char *path, int64_t now, struct fentry *fe)
 {
 	struct stat before, after;
 	struct fstat was;
+	bool local = false, same;
 	int fd, rc;
 
 	/* O_NONBLOCK: a FIFO put there since must not hold the worker */
@@ -215,13 +229,20 @@ hash(int dirfd, const char *path, int64_t now, struct fentry *fe)
 	else if ((rc = wspx__sha256_fd(fd, fe->sum)) == 0 &&
 	    fstat(fd, &after) != 0)
 		rc = -errno;
+	if (rc == 0)
+		local = wspx__fsclock_local(fd);
 	close(fd);
 	if (rc != 0)
 		return rc;
 	fe->st = fstatof(&after);
 	was = fstatof(&before);
-	fe->fresh = samestat(&fe->st, &was);
-	fe->trusted = fe->fresh && !racy(&fe->st, now);
+	same = samestat(&fe->st, &was);
+	/* (fresh: changed last before the tick of now, which every later
+	 * write's ctime is at or after, on a file system stamped by this
+	 * kernel's clock) */
+	fe->fresh = same && local && finegrained(fe->st.ctime) &&
+	    fe->st.ctime < now;
+	fe->trusted = same && !racy(&fe->st, now, local);
 	fe->unsaved = fe->trusted;
 	return 0;
 }

@@ -38,10 +38,11 @@ struct fentry {
 					 * st is not racy: a file with st has
 					 * sum (saved in the file) */
 	bool unsaved;			/* trusted and not in the file yet */
-	bool fresh;			/* sum was read in this run and st
-					 * did not change while it was:
-					 * reused while the stat stays, never
-					 * saved (see filecache.c) */
+	bool fresh;			/* sum was read in this run, st did
+					 * not change while it was, and no
+					 * later write can keep st: reused in
+					 * later epochs while the stat stays
+					 * (see filecache.c) */
 	bool busy;			/* a thread is looking at the file:
 					 * wait on the state's cond */
 	unsigned epoch;			/* the epoch of this run's last look,

@@ -6,8 +6,8 @@
  * dependents; the one decrement that takes a count to zero makes that
  * dependent ready, so each job starts exactly once, after all its needs.
  * The decrements are acq_rel: each releases what the caller wrote about i
- * (its result) before done, and the last one acquires the results of all
- * the needs, so ready() sees every need's result.  A count of jobs not
+ * (its result) before done (or needed), and the last one acquires the
+ * results of all the needs, so ready() sees every need's result.  A count of jobs not
  * yet over, decremented acq_rel by each done, tells the waiter when the
  * graph is over; the waiter's mutex orders its wake-up.  A done may come
  * in two steps (needed, then over): the dependents are readied by the

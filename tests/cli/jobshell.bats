@@ -106,6 +106,24 @@ Y
 	[ "$output" = "from sub" ]
 }
 
+@test "an empty entry of a job's PATH is the job's directory, as execvp has it" {
+	mkdir -p sub
+	printf '#!/bin/sh\necho from sub\n' > sub/mytool
+	chmod +x sub/mytool
+	# (a trailing colon, as PATH=$PATH:$X leaves with X empty; and one
+	# between two entries)
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {dir: sub, env: {PATH: "/usr/bin:/bin:"}, run: mytool}
+  b: {dir: sub, env: {PATH: "/usr/bin::/bin"}, run: mytool}
+Y
+	run "$WSPX" run -j1 jobs.yaml
+	jobsonly
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'from sub\nfrom sub')" ]
+}
+
 @test "run: lists work in every shell, stop at the first failing string, and take an empty string" {
 	local sh
 	for sh in sh bash zsh fish tcsh; do

@@ -188,10 +188,12 @@ reads_of() {
 @test "a generated file is read once in a run: by its job's end, not again by the jobs that need it" {
 	# (mid ends after gen's end read big.out, so use looks at it in a
 	# later epoch, when big.out, just written, is still too young to be
-	# trusted from its stat alone)
+	# trusted from its stat alone; gen writes it a clock tick or more
+	# before it ends, as a real job does, so that no later write could
+	# leave its stat as it was)
 	cat > jobs.yaml <<'Y'
 jobs:
-  gen: {run: "head -c 300000 /dev/zero > big.out", generates: [big.out]}
+  gen: {run: "head -c 300000 /dev/zero > big.out; sleep 0.05", generates: [big.out]}
   mid: {needs: [gen], run: "true"}
   use: {needs: [gen, mid], sources: [big.out], run: "true"}
 Y
