@@ -325,9 +325,10 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 
 static const struct wspx__graph_ops graphops = { needsof, ready };
 
-/* The job's end, on a worker: its pool place, its dependents, then its
- * state (the digests of what it made, which its dependents do not wait
- * for: they may be reading the same files, each read once). */
+/* The job's end, on a worker: its dependents, then its state (the
+ * digests of what it made, which its dependents do not wait for: they may
+ * be reading the same files, each read once), then its pool place (a pool
+ * of depth 1 keeps the next job from writing what is being read). */
 static void
 over(struct wspx_worker *w, struct wspx_job *job)
 {
@@ -335,10 +336,10 @@ over(struct wspx_worker *w, struct wspx_job *job)
 	struct graphrun *gr = j->gr;
 
 	graphstate_wrote(gr);
-	givepool(gr, w, j);
 	wspx__graph_needed(gr->graph, w, j->index);
 	graphstate_ended(gr, w, j, j->outcome == OUT_OK && !j->failed &&
 	    !gr->c->dryrun);
+	givepool(gr, w, j);
 	graphcmd_free(j);
 	wspx__graph_over(gr->graph, j->index);
 }
