@@ -78,7 +78,8 @@ ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
 	lib/jobfile/glob.o lib/jobfile/jobcheck.o lib/jobfile/jobcond.o \
 	lib/jobfile/jobexpr.o lib/jobfile/jobfile.o lib/jobfile/matrix.o \
 	lib/jobfile/explain.o lib/jobfile/filecache.o lib/jobfile/shellctx.o \
-	lib/jobfile/shellguard.o lib/jobfile/statefile.o lib/jobfile/uptodate.o
+	lib/jobfile/shellguard.o lib/jobfile/statefile.o \
+	lib/jobfile/stateread.o lib/jobfile/uptodate.o
 LIBOBJ = $(WSPXOBJ) $(ENGINEOBJ)
 LIBPIC = $(WSPXOBJ:.o=.po)
 # The program, folder by folder (cmd/*/README says what each is for).

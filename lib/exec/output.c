@@ -86,11 +86,13 @@ struct wspx__output {
 	uint64_t next;
 	struct wspx__outjob **ring;
 	size_t cap;
-	/* under lock: bytes staged for one fd, and a buffer for spill files */
-	char stage[STAGE];
+	/* under lock: bytes staged for one fd, and a buffer for spill files,
+	 * each of STAGE bytes, malloc'd when first needed (a run that prints
+	 * nothing touches neither: see wspx__output_new()) */
+	char *stage;
 	size_t nstage;
 	int stagefd;
-	char copy[STAGE];
+	char *copy;
 	/* under lock: the status line, if statusfd >= 0 */
 	int statusfd;
 	bool onscreen[2];	/* out_fd, err_fd show where statusfd does */
@@ -194,7 +196,8 @@ put(struct wspx__output *o, int fd, const char *p, size_t n)
 	if (fd != o->stagefd || o->nstage + n > STAGE)
 		flush(o);
 	o->stagefd = fd;
-	if (n >= STAGE) {
+	if (n >= STAGE || (o->stage == NULL &&
+	    (o->stage = malloc(STAGE)) == NULL)) {
 		fail(o, screenwrite(o, fd, p, n));
 		return;
 	}
@@ -298,8 +301,12 @@ emitbuf(struct wspx__output *o, struct wspx__outjob *j, int stream)
 	ssize_t r;
 
 	emit(o, j, stream, b->mem, b->len);
-	for (off = 0; b->fd >= 0 && off < b->filed; off += (uint64_t)r) {
-		r = pread(b->fd, o->copy, sizeof(o->copy), (off_t)off);
+	if (b->fd >= 0 && b->filed > 0 && o->copy == NULL &&
+	    (o->copy = malloc(STAGE)) == NULL)
+		fail(o, -ENOMEM);
+	for (off = 0; o->copy != NULL && b->fd >= 0 && off < b->filed;
+	    off += (uint64_t)r) {
+		r = pread(b->fd, o->copy, STAGE, (off_t)off);
 		if (r <= 0) {
 			if (r < 0 && errno == EINTR) {
 				r = 0;
@@ -319,6 +326,9 @@ wspx__output_new(struct wspx__output **out,
 {
 	struct wspx__output *o;
 
+	/* (the struct is small: its buffers come later, if ever, since a
+	 * page touched for the first time can cost 15 us in a virtual
+	 * machine, and a no-op build prints one line) */
 	if ((o = calloc(1, sizeof(*o))) == NULL)
 		return -ENOMEM;
 	o->opts = *opts;
@@ -345,6 +355,8 @@ wspx__output_free(struct wspx__output *o)
 	WSPX_MUST(pthread_mutex_destroy(&o->lock));
 	free(o->ring);
 	free(o->status);
+	free(o->stage);
+	free(o->copy);
 	free(o);
 }
 

@@ -13,12 +13,17 @@
 
 #include "base/strtab.h"
 
+/* The first line of a state file of this format. */
+#define WSPX_STATE_HEADER "wspx-state 2\n"
+
 /* The last record of one job. */
 struct entry {
 	char *name;			/* owned */
 	unsigned char digest[32];
 	char *parts;			/* its parts as written in the file
-					 * (see uptodate.h), owned, or NULL */
+					 * (see uptodate.h), owned, or NULL:
+					 * none, or not read yet (see
+					 * stateread.c) */
 	bool mine;			/* recorded by this run */
 };
 
@@ -69,6 +74,8 @@ struct wspx__state {
 	int err;		/* an append failed: append no more */
 	bool dirty;		/* the file differs from v[]: rewrite it */
 	bool older;		/* it was of an older format: rebuilt */
+	bool partsread;		/* the parts of the records read at the
+				 * start were read (stateread.c) */
 	struct entry *v;	/* in the order jobs were first seen */
 	size_t n, cap;
 	uint32_t *slots;	/* open addressing: index in v + 1, 0 empty */
@@ -122,6 +129,27 @@ void wspx__filecache_fini(struct wspx__state *st);
  * thread. */
 bool wspx__filecache_known(struct wspx__state *st, const char *key,
     unsigned char sum[32], int *rc);
+
+/* The entry of name, or NULL.  The lock held, or st not yet shared. */
+struct entry *wspx__statefile_find(struct wspx__state *st, const char *name);
+
+/* Set name's digest and parts (name copied, parts taken, even on an
+ * error), and mark the file dirty if name was there already.  0 or
+ * -ENOMEM.  The lock held, or st not yet shared. */
+int wspx__statefile_put(struct wspx__state *st, const char *name,
+    const unsigned char d[32], char *parts);
+
+/* Read st->fd from its start into st, the file locked (a file to be
+ * restarted is emptied, with a header; a cut-off last line is cut away):
+ * the job records with their parts if withparts, else without (read
+ * later, if asked for, by wspx__stateread_parts()).  0, -EINVAL (not a
+ * state file, left alone), -EFBIG, -ENOMEM or -errno. */
+int wspx__stateread_load(struct wspx__state *st, bool withparts);
+
+/* Read the parts of the records loaded without them, once: the file's
+ * records of the same job and digest.  0, -ENOMEM or -errno.  The lock
+ * held. */
+int wspx__stateread_parts(struct wspx__state *st);
 
 /* A copy of the parts recorded for job (malloc'd), or NULL: none, or out
  * of memory; *found whether job has a record. */

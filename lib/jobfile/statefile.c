@@ -35,13 +35,9 @@
 #include "state_int.h"
 #include "wspx.h"
 
-static const char header[] = "wspx-state 2\n", header1[] = "wspx-state 1\n";
 static const char digits[] = "0123456789abcdef";
 /* The bytes of a name that are escaped, and their escapes after '\'. */
 static const char raw[] = "\\\t\n\r", esc[] = "\\tnr";
-
-/* The largest state file read: a million jobs with names of 200 bytes. */
-#define STATE_MAX ((size_t)256 << 20)
 
 /* The slot of name: the one holding it, or the empty one ending its
  * probe sequence.  The hash is FNV-1a: short names, and no adversary. */
@@ -79,12 +75,17 @@ growslots(struct wspx__state *st)
 	return 0;
 }
 
-/* Set name's digest and parts (name copied, parts taken, even on an
- * error), and mark the file dirty if name was there already.  0 or
- * -ENOMEM. */
-static int
-put(struct wspx__state *st, const char *name, const unsigned char d[32],
-    char *parts)
+struct entry *
+wspx__statefile_find(struct wspx__state *st, const char *name)
+{
+	size_t i = findslot(st, name);
+
+	return st->slots[i] != 0 ? &st->v[st->slots[i] - 1] : NULL;
+}
+
+int
+wspx__statefile_put(struct wspx__state *st, const char *name,
+    const unsigned char d[32], char *parts)
 {
 	struct entry *v, *e;
 	size_t i;
@@ -181,136 +182,6 @@ wspx__statefile_unhex(const char *s, unsigned char *d, int n)
 	return true;
 }
 
-/* Parse one job line (without its newline) into name (room for len), d
- * and *parts (what follows the name's tab, malloc'd, or NULL).  false if
- * it is not a record. */
-static bool
-parseline(const char *s, size_t len, char *name, unsigned char d[32],
-    char **parts, bool *nomem)
-{
-	const char *tab;
-	size_t nl;
-
-	*parts = NULL;
-	if (len < 66 || s[64] != '\t' || !wspx__statefile_unhex(s, d, 32))
-		return false;
-	tab = memchr(s + 65, '\t', len - 65);
-	nl = tab != NULL ? (size_t)(tab - s) - 65 : len - 65;
-	if (!wspx__statefile_unescape(s + 65, nl, name))
-		return false;
-	if (tab != NULL && (*parts = strndup(tab + 1, (size_t)(s + len -
-	    tab - 1))) == NULL)
-		*nomem = true;
-	return true;
-}
-
-/* Load the records of buf[0..len), after the header.  Lines that are not
- * records make the file dirty, for the rewrite to drop them.  Sets *cut if
- * the last line lacks its newline.  0 or -ENOMEM. */
-static int
-load(struct wspx__state *st, const char *buf, size_t len, bool *cut)
-{
-	const char *p = buf, *end = buf + len, *nl;
-	unsigned char d[32];
-	bool nomem = false;
-	char *name, *parts;
-	int rc = 0;
-
-	if ((name = malloc(len + 1)) == NULL)
-		return -ENOMEM;
-	while (rc == 0 && !nomem &&
-	    (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		if (*p == '@') {
-			if (!wspx__filecache_parse(st, p, (size_t)(nl - p),
-			    &nomem))
-				st->dirty = true;
-		} else if (parseline(p, (size_t)(nl - p), name, d, &parts,
-		    &nomem))
-			rc = nomem ? 0 : put(st, name, d, parts);
-		else
-			st->dirty = true;
-		p = nl + 1;
-	}
-	if ((*cut = p < end))
-		st->dirty = true;
-	free(name);
-	return rc != 0 || nomem ? -ENOMEM : 0;
-}
-
-/* Read all of fd into *buf (malloc'd, the caller's to free even on an
- * error) and *len.  0 or -errno. */
-static int
-readall(int fd, char **buf, size_t *len)
-{
-	struct stat sb;
-	size_t cap = 0;
-	ssize_t r;
-	char *p;
-
-	*buf = NULL;
-	/* (room for the whole file and one byte more, which tells its end:
-	 * one read, not a buffer doubled and copied as it fills) */
-	if (fstat(fd, &sb) == 0 && sb.st_size >= 0 &&
-	    (size_t)sb.st_size < STATE_MAX) {
-		cap = (size_t)sb.st_size + 1;
-		if ((*buf = malloc(cap)) == NULL)
-			return -ENOMEM;
-	}
-	for (*len = 0;; *len += (size_t)r) {
-		if (*len >= STATE_MAX)
-			return -EFBIG;
-		if (*len == cap) {
-			cap = cap != 0 ? cap * 2 : 65536;
-			if ((p = realloc(*buf, cap)) == NULL)
-				return -ENOMEM;
-			*buf = p;
-		}
-		while ((r = read(fd, *buf + *len, cap - *len)) < 0 &&
-		    errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : 0;
-	}
-}
-
-/* Empty the file and write the header.  0 or -errno. */
-static int
-restart(struct wspx__state *st)
-{
-	if (ftruncate(st->fd, 0) != 0)
-		return -errno;
-	return wspx__proc_writeall(st->fd, header, sizeof(header) - 1);
-}
-
-/* Load the file buf[0..len) read from st->fd, and ready it for appends.
- * 0, -EINVAL (not a state file: untouched), -ENOMEM or -errno. */
-static int
-parse(struct wspx__state *st, const char *buf, size_t len)
-{
-	size_t hl = sizeof(header) - 1;
-	bool cut;
-	int rc;
-
-	/* New, or a header cut off while the file was created. */
-	if (len == 0 || (len < hl && memcmp(buf, header, len) == 0))
-		return restart(st);
-	/* Format 1's digests are of another kind: none would match. */
-	if (len >= hl && memcmp(buf, header1, hl) == 0) {
-		st->older = true;
-		return restart(st);
-	}
-	if (len < hl || memcmp(buf, header, hl) != 0)
-		return -EINVAL;
-	if ((rc = load(st, buf + hl, len - hl, &cut)) != 0 || !cut)
-		return rc;
-	/* A cut-off last line goes, so that the next record starts a line
-	 * (ended with a newline, it could read as a record of a name cut
-	 * short).  The lock is held: no record is being appended. */
-	while (buf[len - 1] != '\n')
-		len--;
-	return ftruncate(st->fd, (off_t)len) == 0 ? 0 : -errno;
-}
-
 /* Free st and what it holds; the file is left as it is. */
 static void
 freestate(struct wspx__state *st)
@@ -391,23 +262,6 @@ openstate(const char *path)
 	return -e;
 }
 
-/* Read st->fd from its start and load it (the lock held).  0, -EINVAL,
- * -EFBIG, -ENOMEM or -errno. */
-static int
-readstate(struct wspx__state *st)
-{
-	char *buf = NULL;
-	size_t len;
-	int rc;
-
-	if (lseek(st->fd, 0, SEEK_SET) < 0)
-		return -errno;
-	if ((rc = readall(st->fd, &buf, &len)) == 0)
-		rc = parse(st, buf, len);
-	free(buf);
-	return rc;
-}
-
 int
 wspx__statefile_open(struct wspx__state **out, const char *path)
 {
@@ -421,7 +275,7 @@ wspx__statefile_open(struct wspx__state **out, const char *path)
 	else if ((st->path = strdup(path)) == NULL)
 		rc = -ENOMEM;
 	else if ((rc = lockfile(st->fd, LOCK_EX)) == 0) {
-		rc = readstate(st);
+		rc = wspx__stateread_load(st, false);
 		(void)lockfile(st->fd, LOCK_UN);
 	}
 	if (rc != 0) {
@@ -460,11 +314,13 @@ wspx__statefile_parts(struct wspx__state *st, const char *job, bool *found)
 {
 	const struct entry *e;
 	char *parts = NULL;
-	size_t i;
 
 	WSPX_MUST(pthread_mutex_lock(&st->lock));
-	i = findslot(st, job);
-	e = st->slots[i] != 0 ? &st->v[st->slots[i] - 1] : NULL;
+	/* (the records read at the start hold no parts until they are asked
+	 * for: see stateread.c) */
+	if ((e = wspx__statefile_find(st, job)) != NULL && !e->mine &&
+	    e->parts == NULL)
+		(void)wspx__stateread_parts(st);
 	if ((*found = e != NULL) && e->parts != NULL)
 		parts = strdup(e->parts);
 	WSPX_MUST(pthread_mutex_unlock(&st->lock));
@@ -579,7 +435,7 @@ wspx__statefile_record(struct wspx__state *st, const char *job,
 	}
 	WSPX_MUST(pthread_mutex_lock(&st->lock));
 	st->dirty = true;
-	if ((rc = put(st, job, digest, text)) == 0) {
+	if ((rc = wspx__statefile_put(st, job, digest, text)) == 0) {
 		e = &st->v[st->slots[findslot(st, job)] - 1];
 		e->mine = true;
 		if ((line = malloc(linemax(e) + unsavedmax(st))) == NULL)
@@ -607,7 +463,7 @@ wspx__statefile_epoch(struct wspx__state *st)
 static int
 writerecords(const struct wspx__state *st, int fd)
 {
-	size_t size = sizeof(header), len, i;
+	size_t size = sizeof(WSPX_STATE_HEADER), len, i;
 	char *buf;
 	int rc;
 
@@ -617,7 +473,7 @@ writerecords(const struct wspx__state *st, int fd)
 		size += wspx__filecache_max(&st->files[i]);
 	if ((buf = malloc(size)) == NULL)
 		return -ENOMEM;
-	memcpy(buf, header, len = sizeof(header) - 1);
+	memcpy(buf, WSPX_STATE_HEADER, len = sizeof(WSPX_STATE_HEADER) - 1);
 	for (i = 0; i < st->nfiles; i++)
 		if (st->files[i].trusted)
 			len += wspx__filecache_format(buf + len,
@@ -664,14 +520,15 @@ merged(const struct wspx__state *st, int *rc)
 		return NULL;
 	}
 	now->fd = st->fd;
-	if ((*rc = readstate(now)) == 0)
+	if ((*rc = wspx__stateread_load(now, true)) == 0)
 		*rc = mergefiles(now, st);
 	for (i = 0; *rc == 0 && st->err != 0 && i < st->n; i++) {
 		if (!st->v[i].mine)
 			continue;
 		parts = st->v[i].parts != NULL ? strdup(st->v[i].parts) : NULL;
 		*rc = st->v[i].parts != NULL && parts == NULL ? -ENOMEM :
-		    put(now, st->v[i].name, st->v[i].digest, parts);
+		    wspx__statefile_put(now, st->v[i].name, st->v[i].digest,
+		    parts);
 	}
 	now->fd = -1;
 	if (*rc == 0)

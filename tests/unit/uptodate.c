@@ -401,6 +401,69 @@ test_cutoff(void)
 	CHECK(wspx__statefile_close(st) == 0);
 }
 
+/* Job parts src/fNNNNN.h, n of them, each file's digest 0, but the last
+ * one's, last. */
+static void
+manyparts(struct wspx__parts *p, int n, unsigned char last)
+{
+	unsigned char sum[32] = { 0 };
+	char key[32];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "src/f%05d.h", i);
+		sum[0] = i == n - 1 ? last : 0;
+		CHECK(wspx__uptodate_addpart(p, 's', 'f', key, sum) == 0);
+	}
+}
+
+/* Records longer than the buffer the file is read through (64 KB), one
+ * of them cut off at the end: each whole one read, the cut one cut away,
+ * and a record's parts, not read at the start, read for --explain. */
+static void
+test_longlines(void)
+{
+	struct wspx__parts p = { NULL, 0, 0 }, now = { NULL, 0, 0 };
+	struct wspx__state *st;
+	char path[PATH_MAX], *why;
+	unsigned char d[32];
+	struct stat sb;
+	FILE *f;
+
+	statepath(path, sizeof(path), "long");
+	manyparts(&p, 20000, 0);
+	manyparts(&now, 20000, 1);
+	CHECK(wspx__statefile_open(&st, path) == 0);
+	CHECK(record(st, "before", (mkdigest(d, 1, 0), d)) == 0);
+	CHECK(wspx__statefile_record(st, "long", (mkdigest(d, 2, 0), d),
+	    &p) == 0);
+	CHECK(record(st, "after", (mkdigest(d, 3, 0), d)) == 0);
+	CHECK(wspx__statefile_close(st) == 0);
+	CHECK(stat(path, &sb) == 0 && sb.st_size > 500000);
+	/* Killed while appending another long record. */
+	CHECK((f = fopen(path, "a")) != NULL);
+	if (f == NULL)
+		return;
+	fputs(HEX64 "\tcut\t", f);
+	for (int i = 0; i < 10000; i++)
+		fputs("0000000000000000ssrc/cut.h\t", f);
+	fclose(f);
+	CHECK(wspx__statefile_open(&st, path) == 0);
+	CHECK(has(st, "before", 1, 0) && has(st, "long", 2, 0) &&
+	    has(st, "after", 3, 0) && !wspx__statefile_lookup(st, "cut", d));
+	why = wspx__explain_job(st, "long", &now);
+	CHECK(why != NULL && strcmp(why, "src/f19999.h changed") == 0);
+	free(why);
+	CHECK(wspx__explain_job(st, "long", &p) == NULL);
+	why = wspx__explain_job(st, "before", &p);
+	CHECK(why != NULL && strcmp(why, "its record has no parts") == 0);
+	free(why);
+	CHECK(wspx__statefile_close(st) == 0);
+	CHECK(lines(path) == 4);
+	wspx__uptodate_freeparts(&p);
+	wspx__uptodate_freeparts(&now);
+}
+
 static void
 test_refused(void)
 {
@@ -769,6 +832,8 @@ state_tests(int argc, char **argv)
 		threads = 64;
 	TEST(test_roundtrip(), "state: record, look up, close, reopen");
 	TEST(test_cutoff(), "state: a cut-off line is ignored");
+	TEST(test_longlines(), "state: records longer than the read buffer, "
+	    "one cut off; their parts read for --explain");
 	TEST(test_refused(), "state: a file not ours is refused");
 	TEST(test_threads(threads, n), "state: %ld threads record %ld "
 	    "jobs each", threads, n);
