@@ -16,12 +16,17 @@
 #include <unistd.h>
 
 #include "graph/jobfilecmd.h"
+#include "os/heap.h"
 #include "options/options.h"
 #include "options/optvalue.h"
 #include "report/resume.h"
 #include "run/run.h"
 #include "util/util.h"
 #include "wspx.h"
+
+/* The heap made present at the start (see os/heap.h): a no-op build of
+ * a hundred jobs writes about that much. */
+#define HEAP_PREFAULT ((size_t)1 << 20)
 
 /* What the word w separates: 0 nothing, else SEP_LIST (:::) or SEP_FILES
  * (::::), with SEP_LINKED for :::+ and ::::+ (--arg-sep and
@@ -265,6 +270,7 @@ main(int argc, char **argv)
 	int status, first;
 	size_t i;
 
+	wspx__heap_prefault(HEAP_PREFAULT);
 	stdfds();
 	defaults(&c);
 	first = options_parse(&c, argc, argv);

@@ -274,6 +274,7 @@ overifuptodate(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	free(why.s);
 	if (!yes)
 		return false;
+	wspx__uptodate_freeparts(&j->groups);
 	wspx__uptodate_freeparts(&j->parts);
 	count(&gr->uptodate);
 	if (gr->c->explain)
@@ -692,6 +693,7 @@ endgraph(void *ctx, const char *stopped, double elapsed)
 			free(gr->jobs[i].outputs[k].value);
 		}
 		free(gr->jobs[i].outputs);
+		wspx__uptodate_freeparts(&gr->jobs[i].groups);
 		wspx__uptodate_freeparts(&gr->jobs[i].parts);
 		free(gr->jobs[i].errline);
 		free(gr->jobs[i].cj.tag);

@@ -60,9 +60,13 @@ struct gjob {
 					 * left that file */
 	char *progpath;			/* its program, found in its own
 					 * PATH, or NULL */
-	struct wspx__parts parts;	/* of its identity and sources,
-					 * before it started */
-	bool srcknown;			/* parts could be made */
+	struct wspx__parts groups;	/* of its identity and sources'
+					 * patterns, for its digest, before
+					 * it started */
+	struct wspx__parts parts;	/* of its identity and each source
+					 * file, for its record and
+					 * --explain, when it was to run */
+	bool srcknown;			/* groups could be made */
 	char *errline;			/* why it failed, from its
 					 * stderr, or NULL */
 	struct output *outputs;		/* read when it succeeded */

@@ -162,13 +162,15 @@ unreadable(struct buf *err, const char *culprit, int rc)
 		bufadds(err, strerror(-rc));
 }
 
-/* Add the parts of j's sources or generates to parts.  Returns whether
- * they could be made (and, for generates, every generated file is
- * there); if they could not be, why into err (NULL: not wanted), unless
- * it is a missing generated file, which its part says. */
+/* Add the parts of j's sources or generates to parts: a part for each
+ * pattern if grouped (for its digest), else for each file (for its
+ * record and --explain).  Returns whether they could be made (and, for
+ * generates, every generated file is there); if they could not be, why
+ * into err (NULL: not wanted), unless it is a missing generated file,
+ * which its part says. */
 static bool
 files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    bool sources, struct wspx__parts *parts, struct buf *err)
+    bool sources, bool grouped, struct wspx__parts *parts, struct buf *err)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	char **p, *dir, *prefix, *missing = NULL;
@@ -182,7 +184,8 @@ files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	prefix = keyprefix(gr, j);
 	fd = dir == NULL ? gr->basefd : open(dir, O_RDONLY | O_DIRECTORY |
 	    O_CLOEXEC);
-	rc = fd < 0 ? -errno : wspx__uptodate_files(gr->state, w, fd, prefix,
+	rc = fd < 0 ? -errno : (grouped ? wspx__uptodate_groups :
+	    wspx__uptodate_files)(gr->state, w, fd, prefix,
 	    (const char *const *)p, n, !sources, parts, &missing);
 	if (rc == -ENOMEM)
 		fatal("out of memory");
@@ -230,31 +233,62 @@ identity(struct graphrun *gr, const struct gjob *j, struct wspx__parts *p)
 	free(text);
 }
 
-/* j's digest into out: its identity and sources as they were before it
- * ran (j->parts), and its generates as they are now, appended to
- * j->parts (keepsources() takes them off again); why a generated file
- * could not be read into err (NULL: not wanted).  *n0 is where they
- * start. */
+/* Take the parts from n0 on off p. */
+static void
+keepfirst(struct wspx__parts *p, size_t n0)
+{
+	while (p->n > n0)
+		free(p->v[--p->n].key);
+}
+
+/* j's digest into out: its identity and sources' groups as they were
+ * before it ran (j->groups), and its generates' groups as they are now;
+ * why a generated file could not be read into err (NULL: not wanted). */
 static bool
 digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
-    unsigned char out[32], struct buf *err, size_t *n0)
+    unsigned char out[32], struct buf *err)
 {
-	*n0 = j->parts.n;
-	if (!j->srcknown || !files(gr, w, j, false, &j->parts, err))
-		return false;
-	wspx__uptodate_sum(&j->parts, out);
-	return true;
+	size_t n0 = j->groups.n;
+	bool made;
+
+	made = j->srcknown && files(gr, w, j, false, true, &j->groups, err);
+	if (made)
+		wspx__uptodate_sum(&j->groups, out);
+	keepfirst(&j->groups, n0);
+	return made;
 }
 
-/* Take the parts from n0 on (digest()'s generates) off j->parts. */
+/* j's parts for its record and --explain: its identity and each source
+ * file as they are now, before it runs, into j->parts.  Its groups
+ * looked at each file in this epoch: unless a job ended since, nothing
+ * is looked at again.  A source that cannot be read leaves them partial:
+ * j->srcknown is then false, and no record is made. */
 static void
-keepsources(struct gjob *j, size_t n0)
+detail(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 {
-	while (j->parts.n > n0)
-		free(j->parts.v[--j->parts.n].key);
+	wspx__uptodate_freeparts(&j->parts);
+	identity(gr, j, &j->parts);
+	(void)files(gr, w, j, true, false, &j->parts, NULL);
 }
 
-/* Whether j, its parts made, is up to date; why not into why (with
+/* Why j is not up to date, for --explain: its parts now (the generates'
+ * as they are) against its record's. */
+static void
+explain(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
+    struct buf *why)
+{
+	size_t n0 = j->parts.n;
+	char *r;
+
+	(void)files(gr, w, j, false, false, &j->parts, NULL);
+	r = wspx__explain_job(gr->state, gr->jf->jobs[j->index].name,
+	    &j->parts);
+	bufadds(why, r != NULL ? r : "its record differs");
+	free(r);
+	keepfirst(&j->parts, n0);
+}
+
+/* Whether j, its groups made, is up to date; why not into why (with
  * --explain), srcerr saying why a source could not be read, if one
  * could not. */
 static bool
@@ -265,12 +299,12 @@ compare(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	struct buf err = { NULL, 0, 0 };
 	unsigned char d[32], then[32];
 	bool made, same;
-	size_t n0;
-	char *r;
 
-	made = digest(gr, w, j, d, gr->c->explain ? &err : NULL, &n0);
+	made = digest(gr, w, j, d, gr->c->explain ? &err : NULL);
 	same = made && wspx__statefile_lookup(gr->state, jj->name, then) &&
 	    memcmp(d, then, sizeof(d)) == 0;
+	if (!same)
+		detail(gr, w, j);
 	/* (the parts of a job whose source could not be read are partial:
 	 * that source is the reason) */
 	if (!same && gr->c->explain && !j->srcknown)
@@ -278,13 +312,9 @@ compare(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 		    "read");
 	else if (!same && gr->c->explain && err.len > 0)
 		bufadds(why, err.s);
-	else if (!same && gr->c->explain) {
-		r = wspx__explain_job(gr->state, jj->name, &j->parts);
-		bufadds(why, r != NULL ? r : "its record differs");
-		free(r);
-	}
+	else if (!same && gr->c->explain)
+		explain(gr, w, j, why);
 	free(err.s);
-	keepsources(j, n0);
 	return same;
 }
 
@@ -306,16 +336,18 @@ graphstate_uptodate(struct graphrun *gr, struct wspx_worker *w,
 	/* The sources are hashed before the job starts, as make and ninja
 	 * look at them before: one edited while the job runs is then
 	 * changed for the next run, not recorded as built. */
+	wspx__uptodate_freeparts(&j->groups);
 	wspx__uptodate_freeparts(&j->parts);
-	identity(gr, j, &j->parts);
-	j->srcknown = files(gr, w, j, true, &j->parts, gr->c->explain ?
-	    &srcerr : NULL);
+	identity(gr, j, &j->groups);
+	j->srcknown = files(gr, w, j, true, true, &j->groups,
+	    gr->c->explain ? &srcerr : NULL);
 	/* (a job whose outputs others read runs to make them: they are not
 	 * kept with its state) */
 	if (gr->c->force || jj->outputs_used) {
 		if (gr->c->explain)
 			bufadds(why, gr->c->force ? "--force" : "other jobs "
 			    "read its outputs, which are not kept");
+		detail(gr, w, j);
 		free(srcerr.s);
 		return false;
 	}
@@ -518,15 +550,20 @@ graphstate_ended(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	unsigned char d[32];
-	size_t n0;
 	int rc;
 
 	if (gr->state == NULL)
 		return;
+	/* (the generates' groups for the digest, then their files for the
+	 * record: each file looked at once in this epoch) */
 	if (ok && (jj->sources != NULL || jj->generates != NULL) &&
-	    digest(gr, w, j, d, NULL, &n0) && (rc = wspx__statefile_record(
-	    gr->state, jj->name, d, &j->parts)) != 0)
-		warn("the up-to-date state beside %s: %s", gr->file,
-		    strerror(-rc));
+	    digest(gr, w, j, d, NULL)) {
+		(void)files(gr, w, j, false, false, &j->parts, NULL);
+		if ((rc = wspx__statefile_record(gr->state, jj->name, d,
+		    &j->parts)) != 0)
+			warn("the up-to-date state beside %s: %s", gr->file,
+			    strerror(-rc));
+	}
+	wspx__uptodate_freeparts(&j->groups);
 	wspx__uptodate_freeparts(&j->parts);
 }

@@ -442,22 +442,36 @@ remember(struct wspx__state *st, const char *key, size_t len,
 	free(copy);
 }
 
+/* The key of pattern in a job of key prefix prefix, malloc'd, its length
+ * into *len; NULL if out of memory.  The prefix, a NUL, the pattern:
+ * "*.c" in a job whose dir: is sub and the same pattern after "sub/" in
+ * a job without one match the same files, but each writes them from its
+ * own directory. */
+static char *
+globkey(const char *prefix, const char *pattern, size_t *len)
+{
+	size_t lp = strlen(prefix);
+	char *key;
+
+	*len = lp + 1 + strlen(pattern);
+	if ((key = malloc(*len)) == NULL)
+		return NULL;
+	memcpy(key, prefix, lp + 1);
+	memcpy(key + lp + 1, pattern, *len - lp - 1);
+	return key;
+}
+
 int
 wspx__filecache_glob(struct wspx__state *st, int dirfd, const char *prefix,
     const char *pattern, char ***paths, size_t *n)
 {
-	size_t lp = strlen(prefix), len = lp + 1 + strlen(pattern);
 	unsigned epoch;
+	size_t len;
 	char *key;
 	int rc;
 
-	/* The prefix, a NUL, the pattern: "*.c" in a job whose dir: is sub
-	 * and the same pattern after "sub/" in a job without one match the
-	 * same files, but each writes them from its own directory. */
-	if ((key = malloc(len)) == NULL)
+	if ((key = globkey(prefix, pattern, &len)) == NULL)
 		return -ENOMEM;
-	memcpy(key, prefix, lp + 1);
-	memcpy(key + lp + 1, pattern, len - lp - 1);
 	if (remembered(st, key, len, paths, n, &rc)) {
 		free(key);
 		return rc;
@@ -473,6 +487,64 @@ wspx__filecache_glob(struct wspx__state *st, int dirfd, const char *prefix,
 	return rc;
 }
 
+bool
+wspx__filecache_group(struct wspx__state *st, const char *prefix,
+    const char *pattern, bool gen, unsigned char sum[32], char **missing)
+{
+	struct wspx__strtab_entry *te;
+	const struct gentry *g;
+	bool hit = false;
+	size_t len;
+	char *key;
+
+	if ((key = globkey(prefix, pattern, &len)) == NULL)
+		return false;
+	WSPX_MUST(pthread_mutex_lock(&st->lock));
+	te = wspx__strtab_get(&st->globtab, key, len);
+	g = te != NULL ? &st->globs[te->aux] : NULL;
+	/* relaxed: see state_int.h */
+	if (g != NULL && g->gepoch[gen] == atomic_load_explicit(&st->epoch,
+	    memory_order_relaxed) && (g->gmissing[gen] == NULL ||
+	    (*missing = strdup(g->gmissing[gen])) != NULL)) {
+		if (g->gmissing[gen] == NULL)
+			*missing = NULL;
+		memcpy(sum, g->gsum[gen], 32);
+		hit = true;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&st->lock));
+	free(key);
+	return hit;
+}
+
+void
+wspx__filecache_setgroup(struct wspx__state *st, const char *prefix,
+    const char *pattern, bool gen, unsigned epoch,
+    const unsigned char sum[32], const char *missing)
+{
+	char *key, *copy = NULL;
+	struct gentry *g;
+	size_t len;
+	long k;
+
+	if ((key = globkey(prefix, pattern, &len)) == NULL ||
+	    (missing != NULL && (copy = strdup(missing)) == NULL)) {
+		free(key);
+		return;
+	}
+	WSPX_MUST(pthread_mutex_lock(&st->lock));
+	if ((k = globentry(st, key, len)) >= 0) {
+		g = &st->globs[k];
+		free(g->gmissing[gen]);
+		g->gmissing[gen] = copy;
+		memcpy(g->gsum[gen], sum, 32);
+		g->gepoch[gen] = epoch;
+		copy = NULL;
+	}
+	WSPX_MUST(pthread_mutex_unlock(&st->lock));
+	free(copy);
+	free(key);
+}
+
 void
 wspx__filecache_fini(struct wspx__state *st)
 {
@@ -480,6 +552,8 @@ wspx__filecache_fini(struct wspx__state *st)
 		st->nglobs--;
 		free(st->globs[st->nglobs].key);
 		free(st->globs[st->nglobs].paths);
+		free(st->globs[st->nglobs].gmissing[0]);
+		free(st->globs[st->nglobs].gmissing[1]);
 	}
 	free(st->globs);
 	wspx__strtab_fini(&st->globtab);

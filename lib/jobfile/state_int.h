@@ -14,7 +14,7 @@
 #include "base/strtab.h"
 
 /* The first line of a state file of this format. */
-#define WSPX_STATE_HEADER "wspx-state 2\n"
+#define WSPX_STATE_HEADER "wspx-state 3\n"
 
 /* The last record of one job. */
 struct entry {
@@ -64,6 +64,12 @@ struct gentry {
 	size_t n;
 	int rc;				/* 0 or -ENOENT */
 	unsigned epoch;			/* when it was expanded */
+	/* Its group (see wspx__uptodate_groups()), as sources [0] and as
+	 * generated files [1], made in the epoch given (0: none): the
+	 * digest of its files' parts, and its first missing file. */
+	unsigned gepoch[2];
+	unsigned char gsum[2][32];
+	char *gmissing[2];		/* owned, or NULL */
 };
 
 struct wspx__state {
@@ -120,6 +126,20 @@ int wspx__filecache_hash(struct wspx__state *st, int dirfd, const char *key,
  * wspx__glob() does, *paths a block of its own.  Any thread. */
 int wspx__filecache_glob(struct wspx__state *st, int dirfd,
     const char *prefix, const char *pattern, char ***paths, size_t *n);
+
+/* Whether the cache has the group of pattern (see wspx__filecache_glob())
+ * as sources or, if gen, as generated files, made in this epoch: if so,
+ * its digest into sum and a copy of its missing file (or NULL) into
+ * *missing.  Any thread. */
+bool wspx__filecache_group(struct wspx__state *st, const char *prefix,
+    const char *pattern, bool gen, unsigned char sum[32], char **missing);
+
+/* Remember that group as made in epoch (read before its files were
+ * looked at, so that a job ending meanwhile makes it stale); out of
+ * memory, it is not.  Any thread. */
+void wspx__filecache_setgroup(struct wspx__state *st, const char *prefix,
+    const char *pattern, bool gen, unsigned epoch,
+    const unsigned char sum[32], const char *missing);
 
 /* Free st's remembered expansions. */
 void wspx__filecache_fini(struct wspx__state *st);

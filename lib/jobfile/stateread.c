@@ -118,12 +118,12 @@ restart(struct wspx__state *st)
 
 /* Check the first line of the file: 1 a header of this format, 0 a file
  * to restart (empty, its header cut off while it was created, or of
- * format 1, *older then set: its digests are of another kind, none would
- * match), or -EINVAL (not a state file), -ENOMEM or -errno. */
+ * format 1 or 2, *older then set: their job digests are of another kind,
+ * none would match), or -EINVAL (not a state file), -ENOMEM or -errno. */
 static int
 header(struct lines *r, bool *older)
 {
-	static const char format1[] = "wspx-state 1";
+	static const char older1[] = "wspx-state 1", older2[] = "wspx-state 2";
 	size_t hl = sizeof(WSPX_STATE_HEADER) - 2, n;
 	char *s;
 	int rc;
@@ -135,7 +135,8 @@ header(struct lines *r, bool *older)
 		    -EINVAL;
 	if (n == hl && memcmp(s, WSPX_STATE_HEADER, hl) == 0)
 		return 1;
-	if (n == hl && memcmp(s, format1, hl) == 0) {
+	if (n == hl && (memcmp(s, older1, hl) == 0 ||
+	    memcmp(s, older2, hl) == 0)) {
 		*older = true;
 		return 0;
 	}

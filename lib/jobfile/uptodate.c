@@ -67,17 +67,18 @@ wspx__uptodate_freeparts(struct wspx__parts *p)
 	p->cap = 0;
 }
 
-void
-wspx__uptodate_sum(const struct wspx__parts *p, unsigned char out[32])
+/* SHA-256 over a version tag (with its NUL), then each part of p. */
+static void
+partsum(const char *version, const struct wspx__parts *p,
+    unsigned char out[32])
 {
-	static const char version[] = "wspx-uptodate 3";
 	struct wspx__sha256 c;
 	size_t i;
 
 	/* Each string with its NUL, which no key holds, so that no list of
 	 * parts can be made to read as another. */
 	wspx__sha256_init(&c);
-	wspx__sha256_update(&c, version, sizeof(version));
+	wspx__sha256_update(&c, version, strlen(version) + 1);
 	for (i = 0; i < p->n; i++) {
 		wspx__sha256_update(&c, &p->v[i].kind, 1);
 		wspx__sha256_update(&c, &p->v[i].tag, 1);
@@ -85,6 +86,13 @@ wspx__uptodate_sum(const struct wspx__parts *p, unsigned char out[32])
 		wspx__sha256_update(&c, p->v[i].sum, 32);
 	}
 	wspx__sha256_final(&c, out);
+}
+
+void
+wspx__uptodate_sum(const struct wspx__parts *p, unsigned char out[32])
+{
+	/* (3: a job's files were each a part; 4: its patterns' groups) */
+	partsum("wspx-uptodate 4", p, out);
 }
 
 /* One file of a job. */
@@ -127,6 +135,14 @@ wild(const char *pattern)
 	return strpbrk(pattern, "*?[\\") != NULL;
 }
 
+/* Whether pattern names one path, looked up, not expanded. */
+static bool
+literal(const char *pattern)
+{
+	return *pattern != '\0' && !wild(pattern) &&
+	    pattern[strlen(pattern) - 1] != '/' && strstr(pattern, "//") == NULL;
+}
+
 /* Expand pats[0..np) into fs, keeping each pattern's block in blocks[].
  * A literal is not looked up here: its stat, when it is hashed, tells
  * whether it is there.  A source must match; a generated file may be
@@ -140,9 +156,7 @@ expand(struct files *fs, const char *const *pats, size_t np, bool gen,
 
 	for (i = 0; i < np; i++) {
 		*culprit = pats[i];
-		if (*pats[i] != '\0' && !wild(pats[i]) &&
-		    pats[i][strlen(pats[i]) - 1] != '/' &&
-		    strstr(pats[i], "//") == NULL) {
+		if (literal(pats[i])) {
 			if ((rc = addfile(fs, pats[i], TOHASH)) != 0)
 				return rc;
 			continue;
@@ -305,6 +319,93 @@ wspx__uptodate_files(struct wspx__state *st, struct wspx_worker *w,
 	return rc;
 }
 
+/* The group of one pattern: its files' parts, made as
+ * wspx__uptodate_files() makes them, hashed into sum; through the cache,
+ * once per epoch.  Returns as wspx__uptodate_files() does. */
+static int
+group(struct wspx__state *st, struct wspx_worker *w, int dirfd,
+    const char *prefix, const char *pattern, bool gen,
+    unsigned char sum[32], char **missing)
+{
+	struct wspx__parts p = { NULL, 0, 0 };
+	unsigned epoch = 0;
+	int rc;
+
+	if (st != NULL) {
+		if (wspx__filecache_group(st, prefix, pattern, gen, sum,
+		    missing))
+			return 0;
+		/* relaxed: see state_int.h; read before the files are looked
+		 * at, so that a job ending meanwhile makes the group stale */
+		epoch = atomic_load_explicit(&st->epoch, memory_order_relaxed);
+	}
+	rc = wspx__uptodate_files(st, w, dirfd, prefix, &pattern, 1, gen, &p,
+	    missing);
+	if (rc == 0) {
+		partsum("wspx-group 1", &p, sum);
+		if (st != NULL)
+			wspx__filecache_setgroup(st, prefix, pattern, gen,
+			    epoch, sum, *missing);
+	}
+	wspx__uptodate_freeparts(&p);
+	return rc;
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The part of pattern into out: a literal's file part, or the pattern's
+ * group; a missing generated file into *missing if none is there yet. */
+static int
+grouppart(struct wspx__state *st, struct wspx_worker *w, int dirfd,
+    const char *prefix, const char *pattern, bool gen,
+    struct wspx__parts *out, char **missing)
+{
+	unsigned char sum[32];
+	char *m = NULL;
+	int rc;
+
+	if (literal(pattern))
+		rc = wspx__uptodate_files(st, w, dirfd, prefix, &pattern, 1,
+		    gen, out, &m);
+	else if ((rc = group(st, w, dirfd, prefix, pattern, gen, sum,
+	    &m)) == 0)
+		rc = wspx__uptodate_addpart(out, gen ? 'g' : 's', 'p', pattern,
+		    sum);
+	/* (the culprit of an error, else the first missing file) */
+	if (rc != 0 || *missing == NULL) {
+		free(*missing);
+		*missing = m;
+	} else
+		free(m);
+	return rc;
+}
+
+int
+wspx__uptodate_groups(struct wspx__state *st, struct wspx_worker *w,
+    int dirfd, const char *prefix, const char *const *pats, size_t n,
+    bool gen, struct wspx__parts *out, char **missing)
+{
+	const char **sorted;
+	size_t i;
+	int rc = 0;
+
+	*missing = NULL;
+	if ((sorted = malloc((n + 1) * sizeof(*sorted))) == NULL)
+		return -ENOMEM;
+	memcpy(sorted, pats, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmpstr);
+	for (i = 0; rc == 0 && i < n; i++)
+		if (i == 0 || strcmp(sorted[i], sorted[i - 1]) != 0)
+			rc = grouppart(st, w, dirfd, prefix, sorted[i], gen,
+			    out, missing);
+	free(sorted);
+	return rc;
+}
+
 int
 wspx__uptodate_digest(struct wspx_worker *w, int dirfd,
     const char *const *sources, size_t nsources,
@@ -316,10 +417,10 @@ wspx__uptodate_digest(struct wspx_worker *w, int dirfd,
 
 	*missing = NULL;
 	if ((rc = wspx__uptodate_identity(&p, "command", command)) == 0)
-		rc = wspx__uptodate_files(NULL, w, dirfd, "", sources,
+		rc = wspx__uptodate_groups(NULL, w, dirfd, "", sources,
 		    nsources, false, &p, missing);
 	if (rc == 0 && *missing == NULL)
-		rc = wspx__uptodate_files(NULL, w, dirfd, "", generates,
+		rc = wspx__uptodate_groups(NULL, w, dirfd, "", generates,
 		    ngenerates, true, &p, missing);
 	if (rc == 0)
 		wspx__uptodate_sum(&p, out);

@@ -3,11 +3,13 @@
  * is skipped when the digest of its parts equals the one recorded in the
  * state file after its last successful run and every generated file
  * exists.  Its parts are its identity (the lines of its command, shell,
- * environment settings and directory, each a part), each source file and
- * each generated file; each has a digest, kept in the record so that
- * --explain can say which part changed.
+ * environment settings and directory, each a part) and, for its digest,
+ * each pattern of its sources and generates (a literal path's file, or
+ * the digest of the files a wildcard matches: wspx__uptodate_groups());
+ * the record keeps a digest of each identity part and each file, so that
+ * --explain can say which one changed.
  *
- * The state file is text.  The first line is "wspx-state 2"; each other
+ * The state file is text.  The first line is "wspx-state 3"; each other
  * line is a record.  A job's: the digest as 64 lower-case hex digits, a
  * tab, the job's name, then for each part a tab, the first 8 bytes of its
  * digest in hex, its kind ('i', 's' or 'g') and its key.  A file's (the
@@ -18,7 +20,8 @@
  * "\r".  Records are appended as jobs finish, so a name may appear more
  * than once: the last one counts.  A line that is not a record, or lacks
  * its final newline, is ignored.  A file of format 1 (no parts, no stat
- * cache, another digest) is emptied: every job runs once.
+ * cache, another digest) or 2 (a job's digest over each of its files) is
+ * emptied: every job runs once.
  *
  * The stat cache is git's index's: a file whose stat is what it was when
  * its content was hashed is not read again.  A file written so recently,
@@ -142,8 +145,23 @@ int wspx__uptodate_files(struct wspx__state *st, struct wspx_worker *w,
     int dirfd, const char *prefix, const char *const *pats, size_t n,
     bool gen, struct wspx__parts *out, char **missing);
 
+/* The parts of pats[0..n) as a job's digest takes them: each pattern
+ * once, in strcmp() order; a literal path's part as
+ * wspx__uptodate_files() makes it; a pattern with a wildcard (or a
+ * directory's) one part, kind 's' or 'g', tag 'p', key the pattern, its
+ * digest that of the parts wspx__uptodate_files() makes of its files.
+ * Through st (NULL: none), a pattern's group is made once per epoch,
+ * however many jobs name it: a graph of a hundred compile jobs that each
+ * name all the headers hashes their parts once, not a hundred times.  The
+ * parts of each file, for --explain, are wspx__uptodate_files()'s.
+ * Returns as that does; *missing the culprit of an error, else the first
+ * missing generated file, in that order. */
+int wspx__uptodate_groups(struct wspx__state *st, struct wspx_worker *w,
+    int dirfd, const char *prefix, const char *const *pats, size_t n,
+    bool gen, struct wspx__parts *out, char **missing);
+
 /* The digest of a job of one identity part, command, sources and
- * generates, with no stat cache: wspx__uptodate_files() for both, into
+ * generates, with no stat cache: wspx__uptodate_groups() for both, into
  * out.  Returns as that does. */
 int wspx__uptodate_digest(struct wspx_worker *w, int dirfd,
     const char *const *sources, size_t nsources,

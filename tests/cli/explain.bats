@@ -177,6 +177,23 @@ true" ]
 #define N 1" ]
 }
 
+@test "a state file of format 2 (a digest over each file, not each pattern) is emptied with a warning: every job runs once" {
+	mkbuild
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	run --separate-stderr "$WSPX" run jobs.yaml
+	[[ "$stderr" == *"1 ok, 3 up to date"* ]]
+	sed -i '1s/^wspx-state 3$/wspx-state 2/' .jobs.yaml.wspx-state
+	[ "$(head -n 1 .jobs.yaml.wspx-state)" = "wspx-state 2" ]
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *".jobs.yaml.wspx-state: of an older wspx: emptied; every job runs once"* ]]
+	[ "$(why 'compile[unit=add]')" = "runs: no record" ]
+	[[ "$stderr" == *"4 jobs ok"* ]]
+	run --separate-stderr "$WSPX" run jobs.yaml
+	[[ "$stderr" != *"older"* ]]
+	[[ "$stderr" == *"1 ok, 3 up to date"* ]]
+}
+
 @test "a state file of the older format is emptied with a warning: every job runs once" {
 	mkbuild
 	printf 'wspx-state 1\n%s\tlink\n' "$(printf 'a%.0s' {1..64})" > .jobs.yaml.wspx-state
@@ -184,7 +201,7 @@ true" ]
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"wspx: ./.jobs.yaml.wspx-state: of an older wspx: emptied; every job runs once"* || "$stderr" == *".jobs.yaml.wspx-state: of an older wspx: emptied; every job runs once"* ]]
 	[ "$(why link)" = "runs: no record" ]
-	[ "$(head -n 1 .jobs.yaml.wspx-state)" = "wspx-state 2" ]
+	[ "$(head -n 1 .jobs.yaml.wspx-state)" = "wspx-state 3" ]
 	run --separate-stderr "$WSPX" run jobs.yaml
 	[[ "$stderr" != *"older"* ]]
 	[[ "$stderr" == *"1 ok, 3 up to date"* ]]

@@ -346,7 +346,7 @@ test_cutoff(void)
 
 	statepath(path, sizeof(path), "cut");
 	/* A good record, garbage, a record cut inside the name of "foo". */
-	putfile(path, "wspx-state 2\n" HEX64 "\tgood\nnot a record\n"
+	putfile(path, "wspx-state 3\n" HEX64 "\tgood\nnot a record\n"
 	    HEX64 "\tfo");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(wspx__statefile_lookup(st, "good", d) && d[0] == 0x01);
@@ -360,7 +360,7 @@ test_cutoff(void)
 	/* Killed after the cut, before close: the next record must still
 	 * start a line of its own; the cut line is gone (ended with a
 	 * newline, it would read as a record of "fo"). */
-	putfile(path, "wspx-state 2\n" HEX64 "\tgood\n" HEX64 "\tfo");
+	putfile(path, "wspx-state 3\n" HEX64 "\tgood\n" HEX64 "\tfo");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(record(st, "next", (mkdigest(d, 6, 0), d)) == 0);
 	CHECK(lines(path) == 3);
@@ -369,19 +369,19 @@ test_cutoff(void)
 	    wspx__statefile_lookup(again, "good", d));
 	CHECK(wspx__statefile_close(again) == 0);
 	CHECK(wspx__statefile_close(st) == 0);
-	putfile(path, "wspx-state 2\n" HEX64 "\tgood\n\n" HEX64 "\tfo\n");
+	putfile(path, "wspx-state 3\n" HEX64 "\tgood\n\n" HEX64 "\tfo\n");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(wspx__statefile_lookup(st, "fo", d));
 	CHECK(wspx__statefile_close(st) == 0);
 	/* A record glued to a cut-off one (no newline between) is not
 	 * read as a record of a job with a tab in its name. */
-	putfile(path, "wspx-state 2\n" HEX64 "\tfo" HEX64 "\tbar\n");
+	putfile(path, "wspx-state 3\n" HEX64 "\tfo" HEX64 "\tbar\n");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(!wspx__statefile_lookup(st, "fo" HEX64 "\tbar", d));
 	CHECK(wspx__statefile_close(st) == 0);
 	/* Hostile file records: numbers out of range, a bad digest, a
 	 * missing path: each dropped, the good one kept. */
-	putfile(path, "wspx-state 2\n"
+	putfile(path, "wspx-state 3\n"
 	    "@\t1\t-9223372036854775808\t1\t1\t1\t" HEX64 "\ta\n"
 	    "@\t1\t99999999999999999999\t1\t1\t1\t" HEX64 "\tb\n"
 	    "@\t1\t1\t1\t1\t1\tzz\tc\n"
@@ -415,6 +415,61 @@ manyparts(struct wspx__parts *p, int n, unsigned char last)
 		sum[0] = i == n - 1 ? last : 0;
 		CHECK(wspx__uptodate_addpart(p, 's', 'f', key, sum) == 0);
 	}
+}
+
+/* The parts wspx__uptodate_groups() makes of pats[0..n), through st, and
+ * their digest. */
+static size_t
+groups(struct wspx__state *st, const char *const *pats, size_t n,
+    unsigned char d[32], struct wspx__parts *p)
+{
+	char *missing;
+
+	wspx__uptodate_freeparts(p);
+	CHECK(wspx__uptodate_groups(st, NULL, dfd, "", pats, n, false, p,
+	    &missing) == 0 && missing == NULL);
+	wspx__uptodate_sum(p, d);
+	return p->n;
+}
+
+/* A pattern is one part of a job's digest, made once per epoch: its
+ * files' edits and new files show after a job ends, not before; the
+ * patterns' order does not matter, a literal is a part of its own. */
+static void
+test_groups(void)
+{
+	const char *pats[] = { "grp/g1.c", "grp/g*.c", "grp/g1.c" };
+	const char *rev[] = { "grp/g*.c", "grp/g1.c" };
+	struct wspx__parts p = { NULL, 0, 0 };
+	unsigned char d0[32], d1[32], d2[32];
+	struct wspx__state *st;
+	char path[PATH_MAX];
+
+	put("grp/g1.c", "one");
+	put("grp/g2.c", "two");
+	statepath(path, sizeof(path), "groups");
+	CHECK(wspx__statefile_open(&st, path) == 0);
+	CHECK(groups(st, pats, 3, d0, &p) == 2);
+	CHECK(p.v[0].tag == 'p' && strcmp(p.v[0].key, "grp/g*.c") == 0 &&
+	    p.v[1].tag == 'f' && strcmp(p.v[1].key, "grp/g1.c") == 0);
+	CHECK(groups(st, rev, 2, d1, &p) == 2 && memcmp(d0, d1, 32) == 0);
+	/* In the same epoch the group is the one made: no job ended. */
+	put("grp/g2.c", "changed");
+	CHECK(groups(st, rev, 2, d1, &p) == 2 && memcmp(d0, d1, 32) == 0);
+	wspx__statefile_epoch(st);
+	CHECK(groups(st, rev, 2, d1, &p) == 2 && memcmp(d0, d1, 32) != 0);
+	put("grp/g3.c", "three");
+	CHECK(groups(st, rev, 2, d2, &p) == 2 && memcmp(d1, d2, 32) == 0);
+	wspx__statefile_epoch(st);
+	CHECK(groups(st, rev, 2, d2, &p) == 2 && memcmp(d1, d2, 32) != 0);
+	/* Without the cache, the same digests. */
+	wspx__uptodate_freeparts(&p);
+	CHECK(wspx__uptodate_groups(NULL, NULL, dfd, "", rev, 2, false, &p,
+	    &(char *){ NULL }) == 0);
+	wspx__uptodate_sum(&p, d0);
+	CHECK(memcmp(d0, d2, 32) == 0);
+	wspx__uptodate_freeparts(&p);
+	CHECK(wspx__statefile_close(st) == 0);
 }
 
 /* Records longer than the buffer the file is read through (64 KB), one
@@ -560,7 +615,7 @@ test_big(void)
 	CHECK(f != NULL);
 	if (f == NULL)
 		return;
-	fputs("wspx-state 2\n", f);
+	fputs("wspx-state 3\n", f);
 	for (i = 0; i < 100000; i++)
 		fprintf(f, "%064lx\tjob%ld[opt=O2,san=none]\n", i, i);
 	fclose(f);
@@ -832,6 +887,8 @@ state_tests(int argc, char **argv)
 		threads = 64;
 	TEST(test_roundtrip(), "state: record, look up, close, reopen");
 	TEST(test_cutoff(), "state: a cut-off line is ignored");
+	TEST(test_groups(), "state: a pattern's group is made once per "
+	    "epoch, in any order");
 	TEST(test_longlines(), "state: records longer than the read buffer, "
 	    "one cut off; their parts read for --explain");
 	TEST(test_refused(), "state: a file not ours is refused");
