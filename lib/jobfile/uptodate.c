@@ -396,8 +396,10 @@ wspx__uptodate_groups(struct wspx__state *st, struct wspx_worker *w,
 	*missing = NULL;
 	if ((sorted = malloc((n + 1) * sizeof(*sorted))) == NULL)
 		return -ENOMEM;
-	memcpy(sorted, pats, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmpstr);
+	if (n > 0) {	/* (pats may be NULL then) */
+		memcpy(sorted, pats, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmpstr);
+	}
 	for (i = 0; rc == 0 && i < n; i++)
 		if (i == 0 || strcmp(sorted[i], sorted[i - 1]) != 0)
 			rc = grouppart(st, w, dirfd, prefix, sorted[i], gen,
