@@ -6,6 +6,7 @@
 # FILE:LINE:COLUMN before anything runs.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 # The hostile value, as YAML writes it and as the shell gets it: command
 # substitutions both ways, both quotes, a backslash, a newline, a line
