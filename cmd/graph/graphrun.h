@@ -67,6 +67,7 @@ struct gjob {
 					 * file, for its record and
 					 * --explain, when it was to run */
 	bool srcknown;			/* groups could be made */
+	bool partsok;			/* so could parts */
 	char *errline;			/* why it failed, from its
 					 * stderr, or NULL */
 	struct output *outputs;		/* read when it succeeded */

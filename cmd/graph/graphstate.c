@@ -262,13 +262,13 @@ digest(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
  * file as they are now, before it runs, into j->parts.  Its groups
  * looked at each file in this epoch: unless a job ended since, nothing
  * is looked at again.  A source that cannot be read leaves them partial:
- * j->srcknown is then false, and no record is made. */
+ * j->partsok is then false, and its record keeps no parts. */
 static void
 detail(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 {
 	wspx__uptodate_freeparts(&j->parts);
 	identity(gr, j, &j->parts);
-	(void)files(gr, w, j, true, false, &j->parts, NULL);
+	j->partsok = files(gr, w, j, true, false, &j->parts, NULL);
 }
 
 /* Why j is not up to date, for --explain: its parts now (the generates'
@@ -283,7 +283,10 @@ explain(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	(void)files(gr, w, j, false, false, &j->parts, NULL);
 	r = wspx__explain_job(gr->state, gr->jf->jobs[j->index].name,
 	    &j->parts);
-	bufadds(why, r != NULL ? r : "its record differs");
+	/* (no part differs, yet the digest does: it takes each pattern as
+	 * a part, the record each file) */
+	bufadds(why, r != NULL ? r : "its sources: or generates: patterns "
+	    "changed");
 	free(r);
 	keepfirst(&j->parts, n0);
 }
@@ -560,7 +563,7 @@ graphstate_ended(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	    digest(gr, w, j, d, NULL)) {
 		(void)files(gr, w, j, false, false, &j->parts, NULL);
 		if ((rc = wspx__statefile_record(gr->state, jj->name, d,
-		    &j->parts)) != 0)
+		    j->partsok ? &j->parts : NULL)) != 0)
 			warn("the up-to-date state beside %s: %s", gr->file,
 			    strerror(-rc));
 	}

@@ -166,8 +166,9 @@ int wspx__statefile_put(struct wspx__state *st, const char *name,
  * state file, left alone), -EFBIG, -ENOMEM or -errno. */
 int wspx__stateread_load(struct wspx__state *st, bool withparts);
 
-/* Read the parts of the records loaded without them, once: the file's
- * records of the same job and digest.  0, -ENOMEM or -errno.  The lock
+/* Read the parts of the records loaded without them, once (again only
+ * after -ENOMEM): the file's records of the same job and digest.  0,
+ * -EINVAL (no longer a state file), -EFBIG, -ENOMEM or -errno.  The lock
  * held. */
 int wspx__stateread_parts(struct wspx__state *st);
 

@@ -130,9 +130,12 @@ header(struct lines *r, bool *older)
 
 	if ((rc = nextline(r, &s, &n)) < 0)
 		return rc;
+	/* (a header cut off: of this format or an older one, the file was
+	 * being made and holds nothing) */
 	if (rc == 0)
-		return n <= hl && memcmp(s, WSPX_STATE_HEADER, n) == 0 ? 0 :
-		    -EINVAL;
+		return n <= hl && (memcmp(s, WSPX_STATE_HEADER, n) == 0 ||
+		    memcmp(s, older1, n) == 0 || memcmp(s, older2, n) == 0) ?
+		    0 : -EINVAL;
 	if (n == hl && memcmp(s, WSPX_STATE_HEADER, hl) == 0)
 		return 1;
 	if (n == hl && (memcmp(s, older1, hl) == 0 ||
@@ -277,6 +280,8 @@ wspx__stateread_parts(struct wspx__state *st)
 	(void)flock(st->fd, LOCK_UN);
 	free(name);
 	free(r.buf);
-	st->partsread = rc >= 0;
+	/* (once, whatever came of it, but for memory: a file grown past
+	 * the limit or replaced since is not read again for each job) */
+	st->partsread = rc != -ENOMEM;
 	return rc < 0 ? rc : 0;
 }

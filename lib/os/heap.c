@@ -18,6 +18,10 @@
 #include <malloc.h>
 #endif
 
+/* The largest mmap threshold glibc's own adjustment reaches on a 64-bit
+ * machine (DEFAULT_MMAP_THRESHOLD_MAX). */
+#define MMAP_THRESHOLD	(32 << 20)
+
 void
 wspx__heap_prefault(size_t bytes)
 {
@@ -25,7 +29,12 @@ wspx__heap_prefault(size_t bytes)
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
 	void *first;
 
+	/* (setting M_TOP_PAD stops glibc from raising the mmap threshold
+	 * as blocks are freed, from 128 KB up to 32 MB: set where it would
+	 * end, or each block of 128 KB or more is mapped and unmapped anew,
+	 * page faults and all) */
 	if (bytes > INT32_MAX || mallopt(M_TOP_PAD, (int)bytes) == 0 ||
+	    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 0 ||
 	    (first = malloc(1)) == NULL)
 		return;
 	from = ((uintptr_t)first + page) & ~(page - 1);

@@ -177,6 +177,21 @@ true" ]
 #define N 1" ]
 }
 
+@test "a pattern added that names no new file runs the job, and --explain says the patterns changed; reordered, they do not" {
+	mkbuild
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	sed -i 's|sources: \["src/${{ matrix.unit }}.c", "src/\*.h"\]|sources: ["src/*.h", "src/${{ matrix.unit }}.c"]|' jobs.yaml
+	grep -q 'sources: \["src/\*.h", "src/${{ matrix.unit }}.c"\]' jobs.yaml
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$(why 'compile[unit=add]')" = "is up to date" ]
+	sed -i 's|"src/\*.h", |"src/*.h", "src/common.h", |' jobs.yaml
+	grep -q '"src/common.h"' jobs.yaml
+	run --separate-stderr "$WSPX" run --explain jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(why 'compile[unit=add]')" = "runs: its sources: or generates: patterns changed" ]
+	[ "$(why link)" = "is up to date" ]
+}
+
 @test "a state file of format 2 (a digest over each file, not each pattern) is emptied with a warning: every job runs once" {
 	mkbuild
 	"$WSPX" run jobs.yaml > /dev/null 2>&1

@@ -399,6 +399,12 @@ test_cutoff(void)
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(has(st, "x", 7, 0));
 	CHECK(wspx__statefile_close(st) == 0);
+	/* The header of an older format, cut off: restarted too. */
+	putfile(path, "wspx-state 2");
+	CHECK(wspx__statefile_open(&st, path) == 0);
+	CHECK(!wspx__statefile_older(st));
+	CHECK(wspx__statefile_close(st) == 0);
+	CHECK(lines(path) == 1);
 }
 
 /* Job parts src/fNNNNN.h, n of them, each file's digest 0, but the last
