@@ -150,6 +150,9 @@ void wspx__filecache_fini(struct wspx__state *st);
 bool wspx__filecache_known(struct wspx__state *st, const char *key,
     unsigned char sum[32], int *rc);
 
+/* flock(2) that waits through signals.  0 or -errno. */
+int wspx__statefile_lock(int fd, int op);
+
 /* The entry of name, or NULL.  The lock held, or st not yet shared. */
 struct entry *wspx__statefile_find(struct wspx__state *st, const char *name);
 

@@ -226,9 +226,8 @@ newstate(void)
 	return st;
 }
 
-/* flock(2) that waits through signals.  0 or -errno. */
-static int
-lockfile(int fd, int op)
+int
+wspx__statefile_lock(int fd, int op)
 {
 	int r;
 
@@ -274,9 +273,9 @@ wspx__statefile_open(struct wspx__state **out, const char *path)
 		rc = st->fd;
 	else if ((st->path = strdup(path)) == NULL)
 		rc = -ENOMEM;
-	else if ((rc = lockfile(st->fd, LOCK_EX)) == 0) {
+	else if ((rc = wspx__statefile_lock(st->fd, LOCK_EX)) == 0) {
 		rc = wspx__stateread_load(st, false);
-		(void)lockfile(st->fd, LOCK_UN);
+		(void)wspx__statefile_lock(st->fd, LOCK_UN);
 	}
 	if (rc != 0) {
 		freestate(st);
@@ -409,7 +408,8 @@ append(struct wspx__state *st, const char *line, size_t len)
 {
 	ssize_t r;
 
-	if (st->err != 0 || (st->err = lockfile(st->fd, LOCK_EX)) != 0)
+	if (st->err != 0 ||
+	    (st->err = wspx__statefile_lock(st->fd, LOCK_EX)) != 0)
 		return;
 	while ((r = write(st->fd, line, len)) < 0 && errno == EINTR)
 		continue;
@@ -417,7 +417,7 @@ append(struct wspx__state *st, const char *line, size_t len)
 	 * be glued to: append no more; close() saves all. */
 	if (r < 0 || (size_t)r != len)
 		st->err = r < 0 ? -errno : -EIO;
-	(void)lockfile(st->fd, LOCK_UN);
+	(void)wspx__statefile_lock(st->fd, LOCK_UN);
 }
 
 int
@@ -545,7 +545,7 @@ compact(struct wspx__state *st)
 	struct wspx__state *now;
 	int rc;
 
-	if ((rc = lockfile(st->fd, LOCK_EX)) != 0)
+	if ((rc = wspx__statefile_lock(st->fd, LOCK_EX)) != 0)
 		return rc;
 	if ((now = merged(st, &rc)) != NULL) {
 		if (ftruncate(st->fd, 0) != 0)
@@ -555,7 +555,7 @@ compact(struct wspx__state *st)
 			rc = -errno;
 		freestate(now);
 	}
-	(void)lockfile(st->fd, LOCK_UN);
+	(void)wspx__statefile_lock(st->fd, LOCK_UN);
 	return rc;
 }
 

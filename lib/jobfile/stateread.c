@@ -193,12 +193,17 @@ loadline(struct wspx__state *st, const char *s, size_t n, char *name,
 	return nomem ? -ENOMEM : 0;
 }
 
-/* Load the lines after the header; a cut-off last line is cut away, so
- * that the next record starts a line (ended with a newline, it could read
- * as a record of a name cut short); the lock is held: no record is being
- * appended.  0, -ENOMEM, -EFBIG or -errno. */
+/* What is done with one line (not the header) of the file: s[0..n),
+ * NUL-terminated, name a buffer with room for it.  0 or -ENOMEM. */
+typedef int linefn(struct wspx__state *st, const char *s, size_t n,
+    char *name, bool withparts);
+
+/* fn on each line after the header, until it fails; *cut the length of a
+ * last line without its newline (0: none).  0, -ENOMEM, -EFBIG or
+ * -errno. */
 static int
-loadlines(struct wspx__state *st, struct lines *r, bool withparts)
+eachline(struct wspx__state *st, struct lines *r, linefn *fn,
+    bool withparts, size_t *cut)
 {
 	char *s, *name = NULL;
 	size_t n = 0, room = 0;
@@ -207,14 +212,31 @@ loadlines(struct wspx__state *st, struct lines *r, bool withparts)
 	while ((rc = nextline(r, &s, &n)) == 1) {
 		if (n + 1 > room) {
 			free(name);
-			if ((name = malloc(room = r->cap + 1)) == NULL)
-				return -ENOMEM;
+			if ((name = malloc(room = r->cap + 1)) == NULL) {
+				rc = -ENOMEM;
+				break;
+			}
 		}
-		if ((rc = loadline(st, s, n, name, withparts)) != 0)
+		if ((rc = fn(st, s, n, name, withparts)) != 0)
 			break;
 	}
 	free(name);
-	if (rc != 0 || n == 0)
+	*cut = rc == 0 ? n : 0;
+	return rc;
+}
+
+/* Load the lines after the header; a cut-off last line is cut away, so
+ * that the next record starts a line (ended with a newline, it could read
+ * as a record of a name cut short); the lock is held: no record is being
+ * appended.  0, -ENOMEM, -EFBIG or -errno. */
+static int
+loadlines(struct wspx__state *st, struct lines *r, bool withparts)
+{
+	size_t cut;
+	int rc;
+
+	if ((rc = eachline(st, r, loadline, withparts, &cut)) != 0 ||
+	    cut == 0)
 		return rc;
 	st->dirty = true;
 	return ftruncate(st->fd, r->whole) == 0 ? 0 : -errno;
@@ -236,12 +258,14 @@ wspx__stateread_load(struct wspx__state *st, bool withparts)
 /* Take the parts of the record s[0..n) if its job's entry has none and
  * the same digest.  0 or -ENOMEM. */
 static int
-partsline(struct wspx__state *st, const char *s, size_t n, char *name)
+partsline(struct wspx__state *st, const char *s, size_t n, char *name,
+    bool withparts)
 {
 	unsigned char d[32];
 	const char *tab;
 	struct entry *e;
 
+	(void)withparts;
 	if (*s == '@' || !parseline(s, n, name, d, NULL, &(bool){ false }) ||
 	    (e = wspx__statefile_find(st, name)) == NULL || e->mine ||
 	    e->parts != NULL || memcmp(e->digest, d, 32) != 0 ||
@@ -254,8 +278,7 @@ int
 wspx__stateread_parts(struct wspx__state *st)
 {
 	struct lines r;
-	char *s, *name = NULL;
-	size_t n, room = 0;
+	size_t cut;
 	bool older;
 	int rc;
 
@@ -263,22 +286,11 @@ wspx__stateread_parts(struct wspx__state *st)
 		return 0;
 	if ((rc = startlines(&r, st->fd)) != 0)
 		return rc;
-	while ((rc = flock(st->fd, LOCK_SH) != 0 ? -errno : 0) == -EINTR)
-		continue;
-	if (rc == 0 && (rc = header(&r, &older)) == 1)
-		while ((rc = nextline(&r, &s, &n)) == 1) {
-			if (n + 1 > room) {
-				free(name);
-				if ((name = malloc(room = r.cap + 1)) == NULL) {
-					rc = -ENOMEM;
-					break;
-				}
-			}
-			if ((rc = partsline(st, s, n, name)) != 0)
-				break;
-		}
-	(void)flock(st->fd, LOCK_UN);
-	free(name);
+	if ((rc = wspx__statefile_lock(st->fd, LOCK_SH)) == 0) {
+		if ((rc = header(&r, &older)) == 1)
+			rc = eachline(st, &r, partsline, false, &cut);
+		(void)wspx__statefile_lock(st->fd, LOCK_UN);
+	}
 	free(r.buf);
 	/* (once, whatever came of it, but for memory: a file grown past
 	 * the limit or replaced since is not read again for each job) */
