@@ -125,7 +125,8 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 # Unit tests, one per module: those of the runtime and os/, then the
 # engine's.
 RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
-	tests/unit/blocking tests/unit/timer tests/unit/sysload
+	tests/unit/blocking tests/unit/timer tests/unit/sysload \
+	tests/unit/proc
 ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median \
 	tests/unit/joblog tests/unit/size tests/unit/jobserver \
 	tests/unit/yamldoc tests/unit/sha256 tests/unit/glob \
@@ -240,6 +241,7 @@ check-unit: $(UNIT)
 	tests/unit/joblog
 	tests/unit/size
 	tests/unit/sysload
+	tests/unit/proc
 	tests/unit/jobserver
 	tests/unit/yamldoc
 	tests/unit/sha256

@@ -7,8 +7,9 @@
  * state whether it needs to (graphstate.c), its pool whether it may start now;
  * then a builtin runs in place (lib/builtins/builtin.c) and a command goes to
  * the executor, whose blocking thread builds it (graphcmd.c) and runs it.  When
- * it is over, its end goes back to the pool, which records its outputs and
- * state and releases its dependents.
+ * it is over, that thread releases its dependents and records its outputs
+ * and state, or hands this to the pool when its generated files are big
+ * enough to be worth hashing beside the next job.
  *
  * Outcomes.  Each job's outcome is written before wspx__graph_needed() (or
  * _done()), which publishes it to its dependents (see runtime/graph.c); a
@@ -326,7 +327,8 @@ ready(void *ctx, struct wspx_worker *w, size_t i)
 
 static const struct wspx__graph_ops graphops = { needsof, ready };
 
-/* The job's end, on a worker: its dependents, then its state (the
+/* The job's end, on a worker or (w NULL) on the blocking thread that
+ * reaped it (graphstate_endhere): its dependents, then its state (the
  * digests of what it made, which its dependents do not wait for: they may
  * be reading the same files, each read once), then its pool place (a pool
  * of depth 1 keeps the next job from writing what is being read). */
@@ -398,10 +400,14 @@ finished(void *ctx, struct cmdjob *cj)
 		count(j->failed ? &gr->nfailed : &gr->nok);
 	}
 	/* A builtin ends on a worker already, which goes on with its end
-	 * (bdone); a command's end goes from its blocking thread to the
-	 * pool. */
+	 * (bdone); a command's end is done by its blocking thread when it
+	 * is cheap, else goes to the pool. */
 	if (j->inprocess)
 		return;
+	if (graphstate_endhere(gr, j)) {
+		over(NULL, &j->over);
+		return;
+	}
 	j->over.run = over;
 	/* The pool outlives the graph: injection cannot fail. */
 	if (wspx_pool_inject(gr->src->pool, &j->over) != 0)

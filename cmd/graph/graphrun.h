@@ -232,11 +232,20 @@ bool graphstate_outputs(struct graphrun *gr, struct gjob *j,
  * start. */
 void graphstate_wrote(struct graphrun *gr);
 
+/* Whether j's end (graphstate_ended() and the rest) is done on the
+ * blocking thread that reaped it, rather than handed to a worker: when
+ * its generated files, each a path with no wildcard, add up to 1 MiB at
+ * most, and it has no pool whose next job it would start (nor is it a
+ * dry run's, which ends on a worker already).  Hashing them
+ * then costs less than the wake-up of a worker, whose trip to another
+ * CPU and back left a CPU idle for each job. */
+bool graphstate_endhere(struct graphrun *gr, struct gjob *j);
+
 /* j ended (ok: it succeeded, and it was no dry run), after
  * graphstate_wrote(): if ok, record its state, the digests of its
  * generates read now (the jobs it let start may be reading them too: each
  * file is read once).  Frees the parts its up-to-date check made.  On
- * worker w. */
+ * worker w, or on a blocking thread (w NULL: no fork-join). */
 void graphstate_ended(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j, bool ok);
 

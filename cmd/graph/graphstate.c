@@ -133,6 +133,18 @@ freepatterns(char **p, size_t n)
 	free(p);
 }
 
+/* j's directory, open, or -1 (errno set); *dir its path, or NULL where
+ * the job file is (most jobs run there: its directory is open). */
+static int
+opendir_of(struct graphrun *gr, const struct gjob *j, char **dir)
+{
+	*dir = gr->jf->jobs[j->index].dir != NULL ? graphcmd_dir(gr, j) :
+	    NULL;
+	if (*dir == NULL)
+		return gr->basefd;
+	return open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 /* j's directory as a prefix of the stat cache's keys: its dir: and '/',
  * or "" (the job file's directory).  malloc'd. */
 static char *
@@ -179,11 +191,8 @@ files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	bool ok;
 
 	p = patterns(gr, j, sources ? jj->sources : jj->generates, &n);
-	/* (most jobs run where the job file is: its directory is open) */
-	dir = jj->dir != NULL ? graphcmd_dir(gr, j) : NULL;
 	prefix = keyprefix(gr, j);
-	fd = dir == NULL ? gr->basefd : open(dir, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC);
+	fd = opendir_of(gr, j, &dir);
 	rc = fd < 0 ? -errno : (grouped ? wspx__uptodate_groups :
 	    wspx__uptodate_files)(gr->state, w, fd, prefix,
 	    (const char *const *)p, n, !sources, parts, &missing);
@@ -199,6 +208,42 @@ files(struct graphrun *gr, struct wspx_worker *w, struct gjob *j,
 	free(dir);
 	freepatterns(p, n);
 	return ok;
+}
+
+/* Generated files up to this size in all are hashed by the thread that
+ * reaped their job (graphstate_endhere). */
+#define ENDHERE_BYTES ((off_t)1 << 20)
+
+bool
+graphstate_endhere(struct graphrun *gr, struct gjob *j)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	char **p, *dir;
+	struct stat st;
+	off_t total = 0;
+	size_t n, i;
+	int fd;
+
+	/* (its pool's next job may be a builtin, which needs a worker; a
+	 * dry run's job ends on a worker, as it was before) */
+	if (jj->pool >= 0 || gr->c->dryrun)
+		return false;
+	if (gr->state == NULL || jj->generates == NULL)
+		return true;
+	p = patterns(gr, j, jj->generates, &n);
+	fd = opendir_of(gr, j, &dir);
+	/* (a wildcard's files are known once it is expanded, which is the
+	 * hashing's work) */
+	for (i = 0; i < n && fd >= 0 && total <= ENDHERE_BYTES; i++)
+		if (p[i][strcspn(p[i], "*?[\\")] != '\0')
+			total = ENDHERE_BYTES + 1;
+		else if (fstatat(fd, p[i], &st, 0) == 0)
+			total += st.st_size;
+	if (fd >= 0 && dir != NULL)
+		close(fd);
+	free(dir);
+	freepatterns(p, n);
+	return fd >= 0 && total <= ENDHERE_BYTES;
 }
 
 /* The parts of j's identity: a line of graphcmd_text() each, keyed by

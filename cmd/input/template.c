@@ -14,7 +14,7 @@
  *     {-n} {-n.} ...                the n-th field from the end
  *     {#}  {%}                      the job's sequence and slot numbers
  *
- * A job runs directly (posix_spawnp, no shell) when the template's own
+ * A job runs directly (spawned, no shell) when the template's own
  * text has nothing a shell would interpret; the values then go in as they
  * are, and a replacement string with several values splits its word into
  * several, exactly as the shell would split the quoted words.  Otherwise

@@ -1,13 +1,28 @@
 /*
- * Starting and reaping job processes with posix_spawn(3).  glibc implements
- * it with a vfork-style clone, so a spawn costs little more than the exec
- * itself, and the exec's own failure comes back as the return value.  A job
- * leads its own process group, so that the terminal's Ctrl-C reaches wspx
- * alone, and wspx forwards exactly one signal to each job's whole group.
- * Threads of this library block signals and wspx ignores SIGPIPE; the
- * child gets the caller's choice of mask and default dispositions back,
- * but for the signals the caller wants to stay ignored (those ignored when
- * wspx started, as under nohup): exec keeps an ignored signal ignored.
+ * Starting and reaping job processes.  A spawn is a vfork-style clone, as
+ * glibc's posix_spawn(3) makes it, but on a stack that each thread keeps:
+ * glibc maps a new stack for every spawn and unmaps it after, and the unmap
+ * makes the kernel flush the TLB of every CPU that runs a thread of this
+ * process (pool workers hashing, recording), an interprocessor interrupt
+ * that the spawning thread waits for; in a virtual machine that costs more
+ * than the rest of the spawn.  A job leads its own process group, so that
+ * the terminal's Ctrl-C reaches wspx alone, and wspx forwards exactly one
+ * signal to each job's whole group.  Threads of this library block signals
+ * and wspx ignores SIGPIPE; the child gets the caller's choice of mask and
+ * default dispositions back, but for the signals the caller wants to stay
+ * ignored (those ignored when wspx started, as under nohup): exec keeps an
+ * ignored signal ignored.
+ *
+ * The child.  clone(CLONE_VM | CLONE_VFORK) runs childmain() in this
+ * process's memory, on the thread's spawn stack, while the thread that
+ * spawns waits until the child execs or exits.  So the child may write to
+ * struct child (its error, the program's path), and must do nothing else
+ * the parent or the other threads could see: it makes system calls alone,
+ * through syscall(), which no sanitizer intercepts, and is compiled without
+ * sanitizer instrumentation (whose per-thread state is the parent's: the
+ * child runs on the parent thread's TLS).  Every signal is blocked around
+ * the clone, so no handler of ours runs in the child; the child sets the
+ * dispositions to default first, and its own mask last, before exec.
  *
  * Every fd the library opens must be close-on-exec from the instant it
  * exists: another thread may be spawning at that moment, and a pipe's write
@@ -21,66 +36,320 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
-#include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "thread.h"
 
-static void
-setupattr(posix_spawnattr_t *attr, const struct wspx__proc_spec *spec)
-{
-	sigset_t none, reset;
-	int sig;
+/* The child's code: no sanitizer's instrumentation (see the top). */
+#if defined(__clang__)
+#define CHILDCODE __attribute__((disable_sanitizer_instrumentation))
+#else
+#define CHILDCODE __attribute__((no_sanitize("address", "thread", \
+    "undefined")))
+#endif
 
-	sigemptyset(&none);
-	sigfillset(&reset);
-	sigdelset(&reset, SIGKILL);
-	sigdelset(&reset, SIGSTOP);
-	for (sig = 1; spec->ignore != NULL && sig <= SIGRTMAX; sig++)
-		if (sigismember(spec->ignore, sig) == 1)
-			sigdelset(&reset, sig);
-	WSPX_MUST(posix_spawnattr_init(attr));
-	WSPX_MUST(posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
-	    POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
-	WSPX_MUST(posix_spawnattr_setpgroup(attr, 0));
-	WSPX_MUST(posix_spawnattr_setsigmask(attr, spec->mask != NULL ?
-	    spec->mask : &none));
-	WSPX_MUST(posix_spawnattr_setsigdefault(attr, &reset));
+/* ThreadSanitizer's clone() takes every clone for a fork, and its
+ * bookkeeping in a child that shares our memory breaks the parent's:
+ * glibc's other name for it, which no sanitizer intercepts, is called. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WSPX_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(WSPX_TSAN)
+extern int __clone(int (*fn)(void *), void *stack, int flags, void *arg,
+    ...);
+#define CLONE __clone
+#else
+#define CLONE clone
+#endif
+
+/* Signals as the kernel takes them: bit sig - 1. */
+typedef uint64_t ksigset;
+
+/* What the child does, and what it says back.  Filled by the parent. */
+struct child {
+	const struct wspx__proc_spec *spec;
+	const char *path;	/* PATH, when the program is looked up */
+	ksigset reset;		/* dispositions made default */
+	ksigset mask;		/* the mask it execs with */
+	int err;		/* written by a child that could not exec */
+	char found[PATH_MAX];	/* the path that failed with ENOEXEC */
+};
+
+/* The kernel's struct sigaction, as rt_sigaction takes it. */
+struct kaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	ksigset mask;
+};
+
+/* The size of each thread's spawn stack, its lowest page a guard. */
+#define SPAWNSTACK	(64 * 1024)
+
+static pthread_key_t stackkey;
+static pthread_once_t stackonce = PTHREAD_ONCE_INIT;
+
+static void
+freestack(void *stack)
+{
+	(void)munmap(stack, SPAWNSTACK);
 }
 
-/* Make fd the child's fd `to`, unless it already is. */
-static int
-dupto(posix_spawn_file_actions_t *fa, int fd, int to)
+static void
+makestackkey(void)
+{
+	WSPX_MUST(pthread_key_create(&stackkey, freestack));
+}
+
+/* The calling thread's spawn stack, made at its first spawn and unmapped
+ * when the thread ends.  Returns its base, or NULL. */
+static char *
+spawnstack(void)
+{
+	char *s;
+	long page = sysconf(_SC_PAGESIZE);
+
+	WSPX_MUST(pthread_once(&stackonce, makestackkey));
+	if ((s = pthread_getspecific(stackkey)) != NULL)
+		return s;
+	s = mmap(NULL, SPAWNSTACK, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (s == MAP_FAILED)
+		return NULL;
+	if (mprotect(s, (size_t)page, PROT_NONE) != 0 ||
+	    pthread_setspecific(stackkey, s) != 0) {
+		freestack(s);
+		return NULL;
+	}
+	return s;
+}
+
+static ksigset
+ksigs(const sigset_t *set)
+{
+	ksigset k = 0;
+	int sig;
+
+	for (sig = 1; set != NULL && sig <= 64 && sig < NSIG; sig++)
+		if (sigismember(set, sig) == 1)
+			k |= (ksigset)1 << (sig - 1);
+	return k;
+}
+
+/* The child's system calls: syscall() sets errno (the parent's, which the
+ * parent thread does not read until it resumes) and returns -1. */
+static CHILDCODE int
+sys(long rc)
+{
+	return rc < 0 ? errno : 0;
+}
+
+static CHILDCODE int
+childdup(int fd, int to)
 {
 	if (fd == to)
 		return 0;
-	return posix_spawn_file_actions_adddup2(fa, fd, to);
+#ifdef SYS_dup2
+	return sys(syscall(SYS_dup2, fd, to));
+#else
+	return sys(syscall(SYS_dup3, fd, to, 0));
+#endif
 }
 
-/* Run the file of spec, which the kernel could not execute, as a shell
- * script, as execvp() does: /bin/sh file args...  Returns 0 or an errno. */
-static int
-spawnscript(const struct wspx__proc_spec *spec, posix_spawn_file_actions_t *fa,
-    posix_spawnattr_t *attr, pid_t *pid)
+/* The dispositions of c->reset to default; and of every other signal
+ * that has a handler (one kept ignored that the caller catches now, or
+ * glibc's own two): until exec, the handler would run in the child. */
+static CHILDCODE void
+childsignals(const struct child *c)
 {
+	struct kaction dfl = { SIG_DFL, 0, NULL, 0 }, now;
+	int sig;
+
+	for (sig = 1; sig <= 64; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (!(c->reset & ((ksigset)1 << (sig - 1))) &&
+		    (syscall(SYS_rt_sigaction, sig, NULL, &now,
+		    sizeof(ksigset)) != 0 || now.handler == SIG_IGN ||
+		    now.handler == SIG_DFL))
+			continue;
+		(void)syscall(SYS_rt_sigaction, sig, &dfl, NULL,
+		    sizeof(ksigset));
+	}
+}
+
+/* Dispositions, the new group, directory and fds 0-2, and the mask. */
+static CHILDCODE int
+childsetup(const struct child *c)
+{
+	const struct wspx__proc_spec *s = c->spec;
+	int err;
+
+	childsignals(c);
+	if ((err = sys(syscall(SYS_setpgid, 0, 0))) != 0)
+		return err;
+	if (s->dir != NULL && (err = sys(syscall(SYS_chdir, s->dir))) != 0)
+		return err;
+	if ((err = childdup(s->in_fd, 0)) != 0 ||
+	    (err = childdup(s->out_fd, 1)) != 0 ||
+	    (err = childdup(s->err_fd, 2)) != 0)
+		return err;
+	return sys(syscall(SYS_rt_sigprocmask, SIG_SETMASK, &c->mask, NULL,
+	    sizeof(ksigset)));
+}
+
+/* Exec file; on ENOEXEC keep its path for the shell.  Returns the error. */
+static CHILDCODE int
+childexec(struct child *c, const char *file)
+{
+	int err;
+	size_t i;
+
+	err = sys(syscall(SYS_execve, file, c->spec->argv, c->spec->envp));
+	if (err == ENOEXEC) {
+		for (i = 0; file[i] != '\0' && i + 1 < sizeof(c->found); i++)
+			c->found[i] = file[i];
+		c->found[i] = '\0';
+	}
+	return err;
+}
+
+/* Look file up in c->path as execvp() does: an empty entry is the current
+ * directory; EACCES is kept while the search goes on; a name too long,
+ * or not there, goes on to the next; another error ends it. */
+static CHILDCODE int
+childsearch(struct child *c, const char *file)
+{
+	char buf[PATH_MAX];
+	const char *p = c->path, *e;
+	size_t flen, dlen, i;
+	int err, seen = ENOENT;
+
+	for (flen = 0; file[flen] != '\0'; flen++)
+		;
+	for (;; p = e + 1) {
+		for (e = p; *e != ':' && *e != '\0'; e++)
+			;
+		dlen = (size_t)(e - p);
+		if (dlen + 1 + flen < sizeof(buf)) {
+			for (i = 0; i < dlen; i++)
+				buf[i] = p[i];
+			if (dlen > 0)
+				buf[dlen++] = '/';
+			for (i = 0; i <= flen; i++)
+				buf[dlen + i] = file[i];
+			err = childexec(c, buf);
+			if (err == EACCES)
+				seen = EACCES;
+			else if (err != ENOENT && err != ENOTDIR &&
+			    err != ESTALE && err != ENODEV && err != ETIMEDOUT)
+				return err;
+		}
+		if (*e == '\0')
+			return seen;
+	}
+}
+
+static CHILDCODE int
+childmain(void *arg)
+{
+	struct child *c = arg;
+	const char *file = c->spec->file;
+	int err;
+
+	if ((err = childsetup(c)) == 0) {
+		if (file[0] == '\0')
+			err = ENOENT;
+		else if (c->path == NULL)
+			err = childexec(c, file);
+		else
+			err = childsearch(c, file);
+	}
+	c->err = err;
+	return 127;
+}
+
+/* The PATH of envp, or the one execvp() takes when there is none. */
+static const char *
+pathof(char *const *envp)
+{
+	for (; *envp != NULL; envp++)
+		if (strncmp(*envp, "PATH=", 5) == 0)
+			return *envp + 5;
+	return "/bin:/usr/bin";
+}
+
+static bool
+hasslash(const char *s)
+{
+	return strchr(s, '/') != NULL;
+}
+
+/* Clone the child of c and wait until it has exec'd or failed.  Returns
+ * 0 and sets *pid, or the errno value of the failure (the child's is
+ * reaped). */
+static int
+clonechild(struct child *c, pid_t *pid)
+{
+	sigset_t all, old;
+	char *stack;
+	pid_t p;
+	int rc;
+
+	if ((stack = spawnstack()) == NULL)
+		return ENOMEM;
+	c->err = 0;
+	sigfillset(&all);
+	WSPX_MUST(pthread_sigmask(SIG_SETMASK, &all, &old));
+	p = CLONE(childmain, stack + SPAWNSTACK, CLONE_VM | CLONE_VFORK |
+	    SIGCHLD, c);
+	rc = p < 0 ? errno : 0;
+	WSPX_MUST(pthread_sigmask(SIG_SETMASK, &old, NULL));
+	if (rc != 0)
+		return rc;
+	if (c->err != 0) {
+		(void)wspx__proc_reap(p, &rc);
+		return c->err;
+	}
+	*pid = p;
+	return 0;
+}
+
+/* Run the file the kernel could not execute, c->found, as a shell script,
+ * as execvp() does: /bin/sh file args...  Returns 0 or an errno value. */
+static int
+spawnscript(struct child *c, pid_t *pid)
+{
+	struct wspx__proc_spec sh = *c->spec;
 	char **argv;
 	size_t n;
 	int rc;
 
-	for (n = 0; spec->argv[n] != NULL; n++)
+	for (n = 0; sh.argv[n] != NULL; n++)
 		;
 	if ((argv = malloc((n + 2) * sizeof(*argv))) == NULL)
 		return ENOMEM;
 	argv[0] = (char *)"sh";
-	argv[1] = (char *)spec->file;
-	memcpy(argv + 2, spec->argv + 1, n * sizeof(*argv));
-	rc = posix_spawn(pid, "/bin/sh", fa, attr, argv, spec->envp);
+	argv[1] = c->found;
+	memcpy(argv + 2, sh.argv + 1, n * sizeof(*argv));
+	sh.file = "/bin/sh";
+	sh.argv = argv;
+	c->spec = &sh;
+	c->path = NULL;
+	rc = clonechild(c, pid);
 	free(argv);
 	return rc;
 }
@@ -88,31 +357,20 @@ spawnscript(const struct wspx__proc_spec *spec, posix_spawn_file_actions_t *fa,
 int
 wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid)
 {
-	posix_spawnattr_t attr;
-	posix_spawn_file_actions_t fa;
+	struct child c;
 	int rc;
 
-	setupattr(&attr, spec);
-	WSPX_MUST(posix_spawn_file_actions_init(&fa));
-	/* (glibc 2.29 and later; an error shows as the exec's -ENOENT, so
-	 * the caller checks the directory first, to say which it was) */
-	if (spec->dir != NULL)
-		WSPX_MUST(posix_spawn_file_actions_addchdir_np(&fa, spec->dir));
-	if ((rc = dupto(&fa, spec->in_fd, 0)) == 0 &&
-	    (rc = dupto(&fa, spec->out_fd, 1)) == 0 &&
-	    (rc = dupto(&fa, spec->err_fd, 2)) == 0) {
-		if (spec->search)
-			rc = posix_spawnp(pid, spec->file, &fa, &attr,
-			    spec->argv, spec->envp);
-		else
-			rc = posix_spawn(pid, spec->file, &fa, &attr,
-			    spec->argv, spec->envp);
-		/* no #! line: a script for the shell, to execvp() */
-		if (rc == ENOEXEC && spec->argv[0] != NULL)
-			rc = spawnscript(spec, &fa, &attr, pid);
-	}
-	WSPX_MUST(posix_spawn_file_actions_destroy(&fa));
-	WSPX_MUST(posix_spawnattr_destroy(&attr));
+	/* (every signal, glibc's own two included, which its sigfillset()
+	 * leaves out: ignored when we started, they would stay so) */
+	c.spec = spec;
+	c.reset = ~ksigs(spec->ignore);
+	c.mask = ksigs(spec->mask);
+	c.path = spec->search && !hasslash(spec->file) ?
+	    pathof(spec->envp) : NULL;
+	rc = clonechild(&c, pid);
+	/* no #! line: a script for the shell, as execvp() runs it */
+	if (rc == ENOEXEC && spec->argv[0] != NULL)
+		rc = spawnscript(&c, pid);
 	return -rc;
 }
 

@@ -1,7 +1,7 @@
 /*
  * Child processes for jobs: start one in its own process group, wait for
- * it, signal its group.  The platform's spawning primitive (posix_spawn)
- * stays behind this header.
+ * it, signal its group.  The platform's spawning primitive (a vfork-style
+ * clone, on a stack each thread keeps) stays behind this header.
  */
 #ifndef WSPX_PROC_H
 #define WSPX_PROC_H
@@ -13,7 +13,8 @@
 
 /* What to start.  The fds are the caller's and stay open in the parent. */
 struct wspx__proc_spec {
-	const char *file;	/* program; looked up in PATH if search */
+	const char *file;	/* program; looked up in the PATH of envp
+				 * if search, as execvp() does */
 	char *const *argv;	/* argv[0] first, NULL-terminated */
 	char *const *envp;	/* the child's environment */
 	bool search;		/* look file up in PATH when it has no '/' */

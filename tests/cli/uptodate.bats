@@ -207,3 +207,43 @@ Y
 	[ "$status" -eq 0 ]
 	[ "$(reads_of trace2 big.out)" -le 1 ]
 }
+
+@test "what a job made is recorded alike by its own thread (small files) and by the pool (over 1 MiB, or a wildcard)" {
+	echo x > in.txt
+	cat > jobs.yaml <<'Y'
+jobs:
+  small: {sources: [in.txt], generates: [small.out], run: "cat in.txt > small.out"}
+  big:
+    sources: [in.txt]
+    generates: [big.out]
+    run: "head -c 2000000 /dev/zero > big.out; cat in.txt >> big.out"
+  wild: {sources: [in.txt], generates: ["w/*.out"], run: "mkdir -p w && cat in.txt > w/a.out"}
+  use:
+    needs: [small, big, wild]
+    sources: [small.out, big.out, "w/*.out"]
+    generates: [all.out]
+    run: "cat small.out w/a.out > all.out; tail -c 2 big.out >> all.out"
+Y
+	run "$WSPX" run -j2 jobs.yaml
+	[ "$status" -eq 0 ]
+	[ "$(cat all.out)" = "$(printf 'x\nx\nx')" ]
+	run "$WSPX" run -v -j2 jobs.yaml
+	[ "$status" -eq 0 ]
+	for j in small big wild use; do
+		[[ "$output" == *"$j is up to date"* ]]
+	done
+	# a file a job made, edited: that job runs again, the others not
+	local f j
+	for j in small big wild; do
+		case $j in
+		small) f=small.out ;; big) f=big.out ;; wild) f=w/a.out ;;
+		esac
+		echo y >> "$f"
+		run "$WSPX" run -v -j2 jobs.yaml
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[[ "$output" != *"$j is up to date"* ]]
+		[[ "$output" == *"use is up to date"* ]]
+		[ "$(tail -c 2 "$f")" = x ]
+	done
+}

@@ -34,18 +34,6 @@ keep(void *ctx, const struct wspx__joblog_row *row)
 }
 
 static void
-writefile(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	CHECK(f != NULL);
-	if (f == NULL)
-		return;
-	fputs(text, f);
-	fclose(f);
-}
-
-static void
 test_joblog(void)
 {
 	char path[] = "/tmp/wspx-joblog-XXXXXX";
@@ -88,17 +76,17 @@ test_joblog(void)
 	CHECK(strcmp(rs.host[0], ":") == 0);
 	CHECK(rs.r[1].seq == 13 && strcmp(rs.cmd[1], "true") == 0);
 	/* not a joblog: the line is named */
-	writefile(path, "Seq\tHost\n");
+	test_putfile(path, "Seq\tHost\n");
 	CHECK(wspx__joblog_read(path, keep, &rs, &line) == -EINVAL &&
 	    line == 1);
-	writefile(path, "Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\t"
+	test_putfile(path, "Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\t"
 	    "Exitval\tSignal\tCommand\n1\t:\t1.0\t 1.0\t0\t0\t0\t0\ttrue\n"
 	    "2\t:\t1.0\t 1.0\t0\t0\tx\t0\ttrue\n");
 	rs.n = 0;
 	CHECK(wspx__joblog_read(path, keep, &rs, &line) == -EINVAL &&
 	    line == 3 && rs.n == 1);
 	/* none, or empty: no rows */
-	writefile(path, "");
+	test_putfile(path, "");
 	CHECK(wspx__joblog_read(path, keep, &rs, &line) == 0 && line == 0);
 	unlink(path);
 	CHECK(wspx__joblog_read(path, keep, &rs, &line) == 0);

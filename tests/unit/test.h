@@ -70,6 +70,19 @@ test_done(void)
 	return tests_failed ? 1 : 0;
 }
 
+/* Replace the file at path by text (CHECKed). */
+static inline void
+test_putfile(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	CHECK(fputs(text, f) >= 0);
+	CHECK(fclose(f) == 0);
+}
+
 /* argv[i] as a positive count, or def if absent. */
 static inline long
 test_arg(int argc, char **argv, int i, long def)

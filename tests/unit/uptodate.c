@@ -273,16 +273,6 @@ statepath(char *buf, size_t size, const char *name)
 	unlink(buf);
 }
 
-/* Replace the file at path by content. */
-static void
-putfile(const char *path, const char *content)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-	CHECK(fd >= 0);
-	CHECK(write(fd, content, strlen(content)) == (ssize_t)strlen(content));
-	close(fd);
-}
 
 /* The number of lines of path. */
 static long
@@ -346,7 +336,7 @@ test_cutoff(void)
 
 	statepath(path, sizeof(path), "cut");
 	/* A good record, garbage, a record cut inside the name of "foo". */
-	putfile(path, "wspx-state 3\n" HEX64 "\tgood\nnot a record\n"
+	test_putfile(path, "wspx-state 3\n" HEX64 "\tgood\nnot a record\n"
 	    HEX64 "\tfo");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(wspx__statefile_lookup(st, "good", d) && d[0] == 0x01);
@@ -360,7 +350,7 @@ test_cutoff(void)
 	/* Killed after the cut, before close: the next record must still
 	 * start a line of its own; the cut line is gone (ended with a
 	 * newline, it would read as a record of "fo"). */
-	putfile(path, "wspx-state 3\n" HEX64 "\tgood\n" HEX64 "\tfo");
+	test_putfile(path, "wspx-state 3\n" HEX64 "\tgood\n" HEX64 "\tfo");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(record(st, "next", (mkdigest(d, 6, 0), d)) == 0);
 	CHECK(lines(path) == 3);
@@ -369,19 +359,19 @@ test_cutoff(void)
 	    wspx__statefile_lookup(again, "good", d));
 	CHECK(wspx__statefile_close(again) == 0);
 	CHECK(wspx__statefile_close(st) == 0);
-	putfile(path, "wspx-state 3\n" HEX64 "\tgood\n\n" HEX64 "\tfo\n");
+	test_putfile(path, "wspx-state 3\n" HEX64 "\tgood\n\n" HEX64 "\tfo\n");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(wspx__statefile_lookup(st, "fo", d));
 	CHECK(wspx__statefile_close(st) == 0);
 	/* A record glued to a cut-off one (no newline between) is not
 	 * read as a record of a job with a tab in its name. */
-	putfile(path, "wspx-state 3\n" HEX64 "\tfo" HEX64 "\tbar\n");
+	test_putfile(path, "wspx-state 3\n" HEX64 "\tfo" HEX64 "\tbar\n");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(!wspx__statefile_lookup(st, "fo" HEX64 "\tbar", d));
 	CHECK(wspx__statefile_close(st) == 0);
 	/* Hostile file records: numbers out of range, a bad digest, a
 	 * missing path: each dropped, the good one kept. */
-	putfile(path, "wspx-state 3\n"
+	test_putfile(path, "wspx-state 3\n"
 	    "@\t1\t-9223372036854775808\t1\t1\t1\t" HEX64 "\ta\n"
 	    "@\t1\t99999999999999999999\t1\t1\t1\t" HEX64 "\tb\n"
 	    "@\t1\t1\t1\t1\t1\tzz\tc\n"
@@ -391,7 +381,7 @@ test_cutoff(void)
 	CHECK(wspx__statefile_close(st) == 0);
 	CHECK(lines(path) == 2 && cached(path, "good.c") && !cached(path, "a"));
 	/* A header cut off while the file was created. */
-	putfile(path, "wspx-st");
+	test_putfile(path, "wspx-st");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(record(st, "x", (mkdigest(d, 7, 0), d)) == 0);
 	CHECK(lines(path) == 2);
@@ -400,7 +390,7 @@ test_cutoff(void)
 	CHECK(has(st, "x", 7, 0));
 	CHECK(wspx__statefile_close(st) == 0);
 	/* The header of an older format, cut off: restarted too. */
-	putfile(path, "wspx-state 2");
+	test_putfile(path, "wspx-state 2");
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(!wspx__statefile_older(st));
 	CHECK(wspx__statefile_close(st) == 0);
@@ -532,7 +522,7 @@ test_refused(void)
 	char path[PATH_MAX];
 
 	statepath(path, sizeof(path), "notstate");
-	putfile(path, "int main;\n");
+	test_putfile(path, "int main;\n");
 	CHECK(wspx__statefile_open(&st, path) == -EINVAL);
 	CHECK(lines(path) == 1);
 	/* Not writable: found out before any job runs. */
