@@ -264,6 +264,7 @@ check-examples: $(EXAMPLES)
 # wspx__ (internal); the shared library exports only the public ones.
 check-symbols: libwspx.a libwspx.so libwspx-engine.a
 	sh tests/symbols.sh libwspx.a libwspx.so.0 lib/wspx.h libwspx-engine.a
+	sh tests/childcalls.sh lib/os/proc.o
 
 # The layout by role (STYLE.md, section 1): folders, one-way dependencies,
 # unique names, the library's symbol names; and the checker's own tests.

@@ -228,7 +228,9 @@ graphstate_endhere(struct graphrun *gr, struct gjob *j)
 	 * dry run's job ends on a worker, as it was before) */
 	if (jj->pool >= 0 || gr->c->dryrun)
 		return false;
-	if (gr->state == NULL || jj->generates == NULL)
+	/* (a job that failed or was stopped records nothing) */
+	if (gr->state == NULL || jj->generates == NULL ||
+	    j->outcome != OUT_OK || j->failed)
 		return true;
 	p = patterns(gr, j, jj->generates, &n);
 	fd = opendir_of(gr, j, &dir);

@@ -147,6 +147,9 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	spec.envp = cmd->envp != NULL ? cmd->envp : s->envp;
 	spec.dir = cmd->dir;
 	spec.search = cmd->file == NULL && cmd->search;
+	/* (what wspx names itself, a shell or ssh, is found where wspx
+	 * finds it, whatever PATH the job's own environment sets) */
+	spec.path = wspx__proc_envpath(s->envp);
 	spec.in_fd = cmd->in_fd > 0 ? cmd->in_fd : x->o.in_fd;
 	spec.ignore = x->o.ignore;
 	spec.mask = x->o.mask;

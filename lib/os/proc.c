@@ -51,12 +51,23 @@
 
 #include "thread.h"
 
-/* The child's code: no sanitizer's instrumentation (see the top). */
+/* The child's code: no sanitizer's instrumentation, and no loop made a
+ * call to memcpy() or strlen(), whose sanitizer interceptors would run in
+ * the child (see the top).  clang 14 needs no_sanitize besides
+ * disable_sanitizer_instrumentation for ASan and UBSan. */
 #if defined(__clang__)
-#define CHILDCODE __attribute__((disable_sanitizer_instrumentation))
+#define CHILDCODE __attribute__((disable_sanitizer_instrumentation, \
+    no_sanitize("address", "thread", "undefined", "memory"), no_builtin))
 #else
 #define CHILDCODE __attribute__((no_sanitize("address", "thread", \
-    "undefined")))
+    "undefined"), optimize("no-tree-loop-distribute-patterns")))
+#endif
+
+/* The kernel's signal structures as below are those of x86-64, arm64,
+ * riscv64 and the other architectures of the generic layout. */
+#if defined(__mips__) || defined(__alpha__) || defined(__sparc__) || \
+    defined(__hppa__)
+#error "lib/os/proc.c: the kernel's sigaction layout of this architecture"
 #endif
 
 /* ThreadSanitizer's clone() takes every clone for a fork, and its
@@ -112,6 +123,10 @@ static void
 makestackkey(void)
 {
 	WSPX_MUST(pthread_key_create(&stackkey, freestack));
+	/* Bind syscall() and errno's function now: bound lazily, at their
+	 * first call, the dynamic linker would bind them in the child. */
+	errno = 0;
+	(void)syscall(SYS_getpid);
 }
 
 /* The calling thread's spawn stack, made at its first spawn and unmapped
@@ -282,14 +297,25 @@ childmain(void *arg)
 	return 127;
 }
 
-/* The PATH of envp, or the one execvp() takes when there is none. */
-static const char *
-pathof(char *const *envp)
+const char *
+wspx__proc_envpath(char *const *envp)
 {
-	for (; *envp != NULL; envp++)
+	for (; envp != NULL && *envp != NULL; envp++)
 		if (strncmp(*envp, "PATH=", 5) == 0)
 			return *envp + 5;
-	return "/bin:/usr/bin";
+	return NULL;
+}
+
+/* Where spec's file is looked for: its path, or its environment's PATH,
+ * or the one execvp() takes when there is none. */
+static const char *
+searchpath(const struct wspx__proc_spec *spec)
+{
+	const char *p = spec->path;
+
+	if (p == NULL)
+		p = wspx__proc_envpath(spec->envp);
+	return p != NULL ? p : "/bin:/usr/bin";
 }
 
 static bool
@@ -304,7 +330,7 @@ hasslash(const char *s)
 static int
 clonechild(struct child *c, pid_t *pid)
 {
-	sigset_t all, old;
+	ksigset all = ~(ksigset)0, old;
 	char *stack;
 	pid_t p;
 	int rc;
@@ -312,12 +338,14 @@ clonechild(struct child *c, pid_t *pid)
 	if ((stack = spawnstack()) == NULL)
 		return ENOMEM;
 	c->err = 0;
-	sigfillset(&all);
-	WSPX_MUST(pthread_sigmask(SIG_SETMASK, &all, &old));
+	/* (glibc's own two as well, which pthread_sigmask() leaves alone) */
+	WSPX_MUST(syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old,
+	    sizeof(ksigset)) == 0 ? 0 : errno);
 	p = CLONE(childmain, stack + SPAWNSTACK, CLONE_VM | CLONE_VFORK |
 	    SIGCHLD, c);
 	rc = p < 0 ? errno : 0;
-	WSPX_MUST(pthread_sigmask(SIG_SETMASK, &old, NULL));
+	WSPX_MUST(syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL,
+	    sizeof(ksigset)) == 0 ? 0 : errno);
 	if (rc != 0)
 		return rc;
 	if (c->err != 0) {
@@ -365,8 +393,8 @@ wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid)
 	c.spec = spec;
 	c.reset = ~ksigs(spec->ignore);
 	c.mask = ksigs(spec->mask);
-	c.path = spec->search && !hasslash(spec->file) ?
-	    pathof(spec->envp) : NULL;
+	c.path = spec->search && !hasslash(spec->file) ? searchpath(spec) :
+	    NULL;
 	rc = clonechild(&c, pid);
 	/* no #! line: a script for the shell, as execvp() runs it */
 	if (rc == ENOEXEC && spec->argv[0] != NULL)

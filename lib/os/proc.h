@@ -13,11 +13,12 @@
 
 /* What to start.  The fds are the caller's and stay open in the parent. */
 struct wspx__proc_spec {
-	const char *file;	/* program; looked up in the PATH of envp
-				 * if search, as execvp() does */
+	const char *file;	/* program; looked up in path if search */
 	char *const *argv;	/* argv[0] first, NULL-terminated */
 	char *const *envp;	/* the child's environment */
-	bool search;		/* look file up in PATH when it has no '/' */
+	bool search;		/* look file up in path when it has no '/',
+				 * as execvp() does */
+	const char *path;	/* a PATH value; NULL: the PATH of envp */
 	int in_fd;		/* the child's stdin */
 	int out_fd;		/* the child's stdout */
 	int err_fd;		/* the child's stderr */
@@ -25,6 +26,9 @@ struct wspx__proc_spec {
 	const sigset_t *mask;	/* its signal mask; NULL: none blocked */
 	const char *dir;	/* the directory it starts in, or NULL */
 };
+
+/* The value of PATH in envp, or NULL. */
+const char *wspx__proc_envpath(char *const *envp);
 
 /* Start spec as a child that leads a new process group, with every signal
  * at its default disposition but those of spec->ignore, which stay as the

@@ -169,3 +169,37 @@ Y
 	[[ "$output" == *"jobs.yaml:1:19: shell: /nonexistent/bash: no such program"* ]]
 	[ ! -e ran ]
 }
+
+@test "the shell a job names is found in wspx's PATH, whatever PATH its env: sets" {
+	command -v bash >/dev/null || skip "no bash"
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {shell: bash, env: {PATH: /nonexistent}, run: 'echo "in $PATH"'}
+Y
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"in /nonexistent"* ]]
+}
+
+@test "the ssh of hosts: is found in wspx's PATH, not in the PATH a job's env: sets for the host" {
+	# (a stand-in for ssh that runs the command here: the -M and -O of
+	# a control master end at once; the command follows "--" and a host)
+	mkdir bin
+	cat > bin/myssh <<'S'
+#!/bin/sh
+for a; do case $a in -M|-O) exit 0 ;; esac; done
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do shift; done
+shift 2
+exec /bin/sh -c "$1"
+S
+	chmod +x bin/myssh
+	cat > jobs.yaml <<'Y'
+hosts: [fakehost]
+jobs:
+  a: {env: {PATH: "/opt/remote-only/bin:/bin:/usr/bin"}, run: "echo remote-ok"}
+Y
+	PATH="$PWD/bin:$PATH" run "$WSPX" --ssh myssh run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"remote-ok"* ]]
+}
