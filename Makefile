@@ -118,6 +118,7 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
+	cmd/graph/graphtick.o \
 	cmd/graph/jobfilecmd.o cmd/graph/jobselect.o \
 	cmd/graph/graphend.o cmd/graph/joblist.o cmd/graph/showvars.o \
 	cmd/graph/watch.o \
@@ -254,7 +255,10 @@ check-unit: $(UNIT)
 	tests/unit/graph
 
 # The command's tests (bats-core); each test fails after 120 s, not hangs.
+# First, no negation in them that asserts nothing (tests/batslint.sh).
 check-cli: check-tools wspx
+	sh tests/batslint.sh tests/cli/*.bats tests/*.bats
+	bats tests/batslint.bats
 	BATS_TEST_TIMEOUT=120 WSPX=$$PWD/wspx bats tests/cli
 
 check-examples: $(EXAMPLES)

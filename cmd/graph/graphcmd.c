@@ -328,9 +328,10 @@ settings(struct graphrun *gr, const struct gjob *j, const struct values *v,
 }
 
 /* The job's environment: wspx's, with its settings and wspx's variables
- * of the job over it. */
+ * of the job over it.  tmpdir: where its $WSPX_OUTPUT goes. */
 static char **
-environment(struct graphrun *gr, struct gjob *j, const struct values *v)
+environment(struct graphrun *gr, struct gjob *j, const struct values *v,
+    const char *tmpdir)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	size_t n = 0, i, k = 0, nover;
@@ -339,8 +340,8 @@ environment(struct graphrun *gr, struct gjob *j, const struct values *v)
 	struct buf b = { NULL, 0, 0 };
 
 	nover = settings(gr, j, v, over);
-	j->outfile = xmalloc(strlen(gr->tmpdir) + 24);
-	sprintf(j->outfile, "%s/%llu", gr->tmpdir,
+	j->outfile = xmalloc(strlen(tmpdir) + 24);
+	sprintf(j->outfile, "%s/%llu", tmpdir,
 	    (unsigned long long)j->cj.ej.seq);
 	bufprintf(&b, "WSPX_OUTPUT=%s", j->outfile);
 	over[nover++] = buftake(&b);
@@ -532,7 +533,8 @@ withvars(struct graphrun *gr, const struct gjob *j, enum wspx__shlang lang)
  * script.  On another host the script runs in the host's sh, in a
  * subshell of wspx's script, with set -e first. */
 static void
-command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
+command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd,
+    const char *tmpdir)
 {
 	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
 	struct buf run = { NULL, 0, 0 }, show = { NULL, 0, 0 };
@@ -556,7 +558,7 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	script(gr, j, lang, &v, &run, &show);
 	if (j->envp == NULL) {
 		j->dir = graphcmd_dir(gr, j);
-		j->envp = environment(gr, j, &v);
+		j->envp = environment(gr, j, &v, tmpdir);
 	}
 	values_free(&v);
 	cmd->argv = argvfor(jj, &sh, lang, run.s + (gr->c->remote.hosts.n >
@@ -575,19 +577,36 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	    xstrdup(j->cj.cmdtext);
 }
 
+/* No directory for the jobs' $WSPX_OUTPUT files (rc): "cannot run NAME
+ * (no directory for $WSPX_OUTPUT in DIR): reason". */
+static int
+notmpdir(struct graphrun *gr, struct gjob *j, int rc)
+{
+	const char *name = gr->jf->jobs[j->index].name;
+
+	j->cj.cmdtext = xmalloc(strlen(name) + strlen(gr->c->tmpdir) + 48);
+	sprintf(j->cj.cmdtext, "%s (no directory for $WSPX_OUTPUT in %s)",
+	    name, gr->c->tmpdir);
+	return rc;
+}
+
 int
 graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 {
+	const char *tmpdir = NULL;
 	struct stat st;
 	char *text;
 	int rc;
 
 	free(j->cj.cmdtext);
-	command(gr, j, cmd);
+	/* (the environment is made once, at the first attempt) */
+	if (j->envp == NULL && (rc = graphstate_tmpdir(gr, &tmpdir)) != 0)
+		return notmpdir(gr, j, rc);
+	command(gr, j, cmd, tmpdir);
 	if (j->envp == NULL) {	/* a builtin's dry run */
 		j->dir = graphcmd_dir(gr, j);
 		j->envp = environment(gr, j, &(struct values){ NULL, NULL,
-		    0 });
+		    0 }, tmpdir);
 	}
 	cmd->envp = j->envp;
 	cmd->dir = j->dir;

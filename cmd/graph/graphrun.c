@@ -541,86 +541,25 @@ prepare(void *ctx, struct cmdjob *cj, unsigned slot, struct wspx__cmd *cmd)
 	    cmd);
 }
 
-/* A tick of the timer while the graph runs: once the run stops, the
- * builtins that wait (sleep, wait-for) end at once. */
-struct watch {
-	struct wspx_job job;
-	struct wspx__timeout to;
-	struct graphrun *gr;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool over;		/* the graph is over: no more ticks; lock */
-	bool done;		/* the last tick has run; lock */
-};
-
-#define WATCH_NS 100000000	/* 100 ms */
-
-static void
-watchtick(struct wspx_worker *w, struct wspx_job *job)
-{
-	struct watch *wt = wspx_container_of(job, struct watch, job);
-	bool over;
-
-	(void)w;
-	WSPX_MUST(pthread_mutex_lock(&wt->lock));
-	if ((over = wt->over)) {
-		wt->done = true;
-		WSPX_MUST(pthread_cond_signal(&wt->cond));
-	}
-	WSPX_MUST(pthread_mutex_unlock(&wt->lock));
-	if (over)
-		return;
-	/* relaxed: a hint; a builtin that misses it ends at its next
-	 * tick, and the timer's own lock orders the fire_all. */
-	if (cancelled(wt->gr)) {
-		atomic_store_explicit(&wt->gr->stopping, true,
-		    memory_order_relaxed);
-		atomic_store_explicit(&wt->gr->killing,
-		    wspx__exec_killing(wt->gr->src->x), memory_order_relaxed);
-		wspx__timer_fire_all(wt->gr->timer);
-	}
-	wspx__timer_add(wt->gr->timer, &wt->to, wspx__clock_now() +
-	    WATCH_NS, &wt->job);
-}
-
 /* Run the graph, given the run's machinery (the job source's run). */
 static void
 rungraph(void *ctx, const struct jobsource *f)
 {
 	struct graphrun *gr = ctx;
-	struct watch wt;
+	struct graphtick *tick;
 	int rc;
 
 	/* relaxed: before the status thread reads it, a count */
 	atomic_store_explicit(&f->stats->total, (int64_t)gr->nselected,
 	    memory_order_relaxed);
 	wspx__exec_total(f->x, gr->nselected);
-	if ((rc = wspx__timer_new(&gr->timer, f->pool)) != 0 ||
-	    (rc = wspx__graph_new(&gr->graph, gr->jf->njobs, gr->selected,
+	if ((rc = wspx__graph_new(&gr->graph, gr->jf->njobs, gr->selected,
 	    f->pool, &graphops, gr)) != 0)
 		fatal("cannot start the graph: %s", wspx_strerror(rc));
-	memset(&wt, 0, sizeof(wt));
-	wt.gr = gr;
-	wt.job.run = watchtick;
-	WSPX_MUST(pthread_mutex_init(&wt.lock, NULL));
-	WSPX_MUST(pthread_cond_init(&wt.cond, NULL));
-	wspx__timer_add(gr->timer, &wt.to, wspx__clock_now() +
-	    WATCH_NS, &wt.job);
+	tick = graphtick_start(gr, f->pool);
 	wspx__graph_start(gr->graph);
 	wspx__graph_wait(gr->graph);
-	/* The last tick must have run before wt goes: it is queued in the
-	 * timer (fired now) or about to be (at most a tick later). */
-	WSPX_MUST(pthread_mutex_lock(&wt.lock));
-	wt.over = true;
-	WSPX_MUST(pthread_mutex_unlock(&wt.lock));
-	wspx__timer_fire_all(gr->timer);
-	WSPX_MUST(pthread_mutex_lock(&wt.lock));
-	while (!wt.done)
-		WSPX_MUST(pthread_cond_wait(&wt.cond, &wt.lock));
-	WSPX_MUST(pthread_mutex_unlock(&wt.lock));
-	WSPX_MUST(pthread_mutex_destroy(&wt.lock));
-	WSPX_MUST(pthread_cond_destroy(&wt.cond));
-	wspx__timer_free(gr->timer);
+	graphtick_end(tick);
 	wspx__exec_wait(f->x);
 }
 
@@ -738,6 +677,19 @@ jobfilehosts(struct remoteconf *rc, const struct wspx__jobfile *jf,
 		    "run on the hosts or as Slurm steps", file);
 }
 
+/* Whether a job of the run has a timeout of its own. */
+static bool
+anytimeout(const struct graphrun *gr)
+{
+	size_t i;
+
+	for (i = 0; i < gr->jf->njobs; i++)
+		if ((gr->selected == NULL || gr->selected[i]) &&
+		    gr->jf->jobs[i].timeout > 0)
+			return true;
+	return false;
+}
+
 int
 graphrun(struct config *c, struct wspx__jobfile *jf, const struct jobwords *w)
 {
@@ -773,6 +725,7 @@ graphrun(struct config *c, struct wspx__jobfile *jf, const struct jobwords *w)
 	src.end = endgraph;
 	src.ctx = &gr;
 	src.workers = 0;	/* one per CPU, for builtins and hashing */
+	src.jobtimeouts = anytimeout(&gr);
 	c->source = &src;
 	return run(c);
 }

@@ -21,6 +21,8 @@ struct buf;
 struct wspx__graph;
 struct wspx__state;
 struct wspx__timer;
+struct wspx_pool;
+struct graphtick;
 
 enum outcome {
 	OUT_PENDING,
@@ -99,9 +101,12 @@ struct graphrun {
 	size_t nselected;
 	struct gpool *pools;
 	struct wspx__graph *graph;
-	struct wspx__timer *timer;
+	struct wspx__timer *timer;		/* the builtins', or NULL: none */
 	struct wspx__state *state;	/* up-to-date state, or NULL */
-	char *tmpdir;			/* the jobs' $WSPX_OUTPUT files */
+	pthread_mutex_t tmplock;
+	char *tmpdir;			/* the jobs' $WSPX_OUTPUT files, made
+					 * when the first job is prepared;
+					 * tmplock */
 	_Atomic(bool) stopping;		/* for the builtins */
 	_Atomic(bool) killing;		/* for those that start even after
 					 * a stop: SIGKILL for all came */
@@ -212,9 +217,14 @@ void graphend_line(struct graphrun *gr, const char *stopped, double elapsed);
  * empty; malloc'd, or NULL. */
 char *graphend_errline(const char *errtail, size_t n);
 
-/* Open the up-to-date state beside the job file, and make the directory
- * of the jobs' $WSPX_OUTPUT files. */
+/* Open the up-to-date state beside the job file; fatal if no directory
+ * can be made in the run's temporary directory. */
 void graphstate_open(struct graphrun *gr);
+
+/* The directory of the jobs' $WSPX_OUTPUT files into *dir, made by the
+ * first caller (a run where every job is up to date makes none); 0 or
+ * -errno, tried again by the next caller.  Any thread. */
+int graphstate_tmpdir(struct graphrun *gr, const char **dir);
 
 /* Close the state, and remove the outputs' directory. */
 void graphstate_close(struct graphrun *gr);
@@ -248,5 +258,11 @@ bool graphstate_endhere(struct graphrun *gr, struct gjob *j);
  * worker w, or on a blocking thread (w NULL: no fork-join). */
 void graphstate_ended(struct graphrun *gr, struct wspx_worker *w,
     struct gjob *j, bool ok);
+
+/* The timer of the run's builtins, and its tick (graphtick.c): started,
+ * with gr->timer, when a job of the run is a builtin, else NULL and no
+ * thread; ended once the graph is over. */
+struct graphtick *graphtick_start(struct graphrun *gr, struct wspx_pool *pool);
+void graphtick_end(struct graphtick *t);
 
 #endif /* WSPX_GRAPHRUN_H */

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "jobfile/uptodate.h"
+#include "os/thread.h"
 #include "os/tmp.h"
 #include "util/buf.h"
 #include "util/owndirs.h"
@@ -48,14 +50,18 @@ statepath(const struct graphrun *gr)
 	return path;
 }
 
-/* The directory of the jobs' $WSPX_OUTPUT files (each job's file is
- * named when its command is built). */
-static void
-tempdir(struct graphrun *gr)
+int
+graphstate_tmpdir(struct graphrun *gr, const char **dir)
 {
-	if ((errno = -wspx__tmp_dir(gr->c->tmpdir, "wspx.", &gr->tmpdir)) != 0)
-		fatal("cannot make a directory in %s:", gr->c->tmpdir);
-	owndir(gr->tmpdir);
+	int rc = 0;
+
+	WSPX_MUST(pthread_mutex_lock(&gr->tmplock));
+	if (gr->tmpdir == NULL && (rc = wspx__tmp_dir(gr->c->tmpdir, "wspx.",
+	    &gr->tmpdir)) == 0)
+		owndir(gr->tmpdir);
+	*dir = gr->tmpdir;
+	WSPX_MUST(pthread_mutex_unlock(&gr->tmplock));
+	return rc;
 }
 
 void
@@ -64,7 +70,12 @@ graphstate_open(struct graphrun *gr)
 	char *path;
 	int rc;
 
-	tempdir(gr);
+	/* (the directory of the jobs' $WSPX_OUTPUT files is made when the
+	 * first job is prepared: a no-op run makes and removes none; the
+	 * usual reasons it could not be made are told now) */
+	if (access(gr->c->tmpdir, W_OK | X_OK) != 0)
+		fatal("cannot make a directory in %s:", gr->c->tmpdir);
+	WSPX_MUST(pthread_mutex_init(&gr->tmplock, NULL));
 	if (!anystate(gr))
 		return;
 	if (!gr->regular) {
@@ -107,6 +118,7 @@ graphstate_close(struct graphrun *gr)
 	if (gr->tmpdir != NULL)
 		owndir_remove(gr->tmpdir);
 	free(gr->tmpdir);
+	WSPX_MUST(pthread_mutex_destroy(&gr->tmplock));
 }
 
 /* The patterns of v (a scalar or a list), expanded, into a NULL-ended

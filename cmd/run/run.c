@@ -293,7 +293,7 @@ startexec(struct run *r)
 	xo.retry_delay_ns = (int64_t)(r->c->retrydelay * 1e9);
 	xo.timeout_ns = (int64_t)(r->c->timeout * 1e9);
 	xo.timeout_pct = r->c->timeoutpct;
-	xo.jobtimeouts = r->c->source != NULL;
+	xo.jobtimeouts = r->c->source != NULL && r->c->source->jobtimeouts;
 	xo.grace_ns = (int64_t)(r->c->termtimeout * 1e9);
 	xo.delay_ns = (int64_t)(r->c->delay * 1e9);
 	xo.halt = r->c->halt;

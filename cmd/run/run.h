@@ -56,6 +56,8 @@ struct jobsource {
 	void (*end)(void *ctx, const char *stopped, double elapsed);
 	void *ctx;
 	unsigned workers;	/* for the work-stealing pool; 0: a CPU each */
+	bool jobtimeouts;	/* a job may have a time limit of its own
+				 * (the watchdog's thread then runs) */
 };
 
 /* Run everything; returns the exit status (or does not return, when wspx

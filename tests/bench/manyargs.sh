@@ -12,7 +12,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 export SHELL=/bin/sh PARALLEL_HOME=$WORK/ph
 mkdir -p "$PARALLEL_HOME" && touch "$PARALLEL_HOME/will-cite"
-command -v hyperfine >/dev/null || { apt-get install -y -qq hyperfine >&2; }
+sh tests/need.sh tests/bench/manyargs.sh hyperfine parallel || exit 1
 seq 1000000 >"$WORK/args"
 cd "$WORK"
 # the same arguments reach each tool: count them once

@@ -16,7 +16,7 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-command -v hyperfine >/dev/null || { echo "saturated: needs hyperfine" >&2; exit 1; }
+sh tests/need.sh tests/bench/saturated.sh hyperfine || exit 1
 seq "$N" >"$WORK/args"
 for ((i = 0; i < LOOPS; i++)); do
 	sh -c 'while :; do :; done' &

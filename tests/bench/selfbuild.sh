@@ -15,7 +15,7 @@ TOP=$(pwd)
 WSPX=${WSPX:-$TOP/wspx}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-command -v hyperfine >/dev/null || { echo "selfbuild: needs hyperfine" >&2; exit 1; }
+sh tests/need.sh tests/bench/selfbuild.sh hyperfine python3 make cc || exit 1
 
 for d in make wspx; do
 	mkdir "$WORK/$d"

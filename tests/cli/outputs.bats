@@ -54,3 +54,52 @@ Y
 	[[ "$output" == *"zero: its \$WSPX_OUTPUT is a symbolic link"* ]]
 	[[ "$output" == *"big: its \$WSPX_OUTPUT holds more than 1 MiB"* ]]
 }
+
+@test "the directory of the \$WSPX_OUTPUT files is made for a job that runs, removed at the end, and not made when nothing runs" {
+	mkdir t
+	echo a > in.txt
+	cat > jobs.yaml <<'Y'
+jobs:
+  gen:
+    sources: [in.txt]
+    generates: [out.txt]
+    run: |
+      cp in.txt out.txt
+      echo "${WSPX_OUTPUT%/*}" > where
+Y
+	# (LeakSanitizer cannot run under ptrace)
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	TMPDIR=$PWD/t strace -f -qq -e trace=mkdir -o trace1 "$WSPX" run jobs.yaml
+	[[ "$(cat where)" == "$PWD/t/wspx."* ]]
+	grep -q "mkdir(\"$PWD/t/wspx\." trace1
+	[ -z "$(ls -A t)" ]
+	# (nothing to do: no directory made)
+	run env TMPDIR=$PWD/t strace -f -qq -e trace=mkdir -o trace2 \
+	    "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 job up to date"* ]]
+	cat trace2
+	! grep -q 'mkdir(' trace2 || false
+	# (a TMPDIR that cannot be used is still an error before any job)
+	rm -f out.txt
+	run env TMPDIR=$PWD/no-such-dir "$WSPX" run jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"cannot make a directory in $PWD/no-such-dir: No such file or directory"* ]]
+	[ ! -e out.txt ]
+}
+
+@test "a job whose \$WSPX_OUTPUT directory cannot be made fails, saying why; the run goes on" {
+	cat > jobs.yaml <<'Y'
+jobs:
+  a: {run: "echo ran a > a.txt"}
+  b: {needs: a, run: "echo never"}
+Y
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	run strace -f -qq -o /dev/null -e trace=mkdir \
+	    -e inject=mkdir:error=ENOSPC "$WSPX" run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot run a (no directory for \$WSPX_OUTPUT in "*"): No space left on device"* ]]
+	[[ "$output" == *"skipped b: needs a, which failed"* ]]
+	[ ! -e a.txt ]
+}

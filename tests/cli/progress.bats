@@ -112,8 +112,8 @@ Y
 	kill -TERM "$pid"
 	waitstatus "$pid"
 	[ "$st" -eq 143 ]
-	! grep -q "this job failed" err
-	! grep -q -- "--halt" err
+	! grep -q "this job failed" err || false
+	! grep -q -- "--halt" err || false
 	grep -q "^wspx: SIGTERM: starting no more jobs, sending SIGTERM to the 2 running" err
 }
 
@@ -394,7 +394,7 @@ Y
 		grep -qF -- "$o" <<< "$output"
 	done
 	for o in "--arg-file" "--pipe" "--colsep" "--shell" "--xargs" "--files"; do
-		! grep -qF -- "$o" <<< "$output"
+		! grep -qF -- "$o" <<< "$output" || false
 	done
 	# (the stdin mode's help has them all)
 	run "$WSPX" --help
