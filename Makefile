@@ -94,7 +94,7 @@ CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
 	cmd/pipe/pipeopts.h cmd/pipe/records.h cmd/remote/hosts.h \
 	cmd/remote/placing.h cmd/remote/remote.h \
 	cmd/remote/remotefiles.h cmd/remote/sidecmd.h cmd/remote/slurm.h \
-	cmd/remote/sshconn.h cmd/remote/sshscript.h cmd/report/events.h \
+	cmd/remote/sshconn.h cmd/remote/sshscript.h cmd/report/events.h cmd/report/trace.h \
 	cmd/report/failures.h cmd/report/outfiles.h cmd/report/report.h \
 	cmd/report/resume.h cmd/report/running.h cmd/report/stats.h \
 	cmd/report/status.h cmd/options/config.h cmd/options/options.h \
@@ -114,6 +114,7 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/remote/sshscript.o cmd/report/events.o cmd/report/failures.o \
 	cmd/report/outfiles.o cmd/report/report.o cmd/report/resume.o \
 	cmd/report/running.o cmd/report/stats.o cmd/report/status.o \
+	cmd/report/trace.o \
 	cmd/options/options.o cmd/options/optvalue.o \
 	cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \

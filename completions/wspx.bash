@@ -2,7 +2,7 @@
 #
 # Install as /usr/share/bash-completion/completions/wspx, or source it.
 # Before COMMAND: wspx's options (GNU parallel's spellings too), files
-# after -a, --shell, --metrics, --events, --joblog, --sshloginfile,
+# after -a, --shell, --metrics, --events, --trace, --joblog, --sshloginfile,
 # --transfer-file, --return and --trc, directories after --tmpdir,
 # --results and --workdir, the main policies after --halt, variable
 # names after --env, command names after --ssh, nothing after the other
@@ -140,7 +140,7 @@ _wspx()
 	    --tag-string --dry-run --dryrun --dr -v -t --verbose
 	    --tmpdir --tempdir --term-timeout --no-status --progress
 	    --progress-interval --total --total-jobs --totaljobs --stats
-	    --metrics --events --joblog --jl --resume --resume-failed
+	    --metrics --events --trace --joblog --jl --resume --resume-failed
 	    --retry-failed --retries --retry-delay --timeout --halt
 	    --halt-on-error --haltonerror --resumefailed --retryfailed
 	    --delay --results --res --memfree --load
@@ -161,14 +161,14 @@ _wspx()
 	    --argsep --arg-file-sep --argfilesep -I --shell -j --jobs
 	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
 	    --tempdir --term-timeout --progress-interval --total
-	    --total-jobs --totaljobs --metrics --events --joblog --jl
+	    --total-jobs --totaljobs --metrics --events --trace --joblog --jl
 	    --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay
 	    --results --res --memfree --load --block --block-size
 	    --blocksize --recend --recstart --header -S --sshlogin
 	    --sshloginfile --slf --ssh -W --workdir --wd --work-dir --env
 	    --transfer-file --transferfile --transfer-files --transferfiles
 	    --tf --return --trc --slurm-cpus --slurm-partition --slurm-args'
-	local fileopts='-a --arg-file --argfile --shell --metrics --events
+	local fileopts='-a --arg-file --argfile --shell --metrics --events --trace
 	    --joblog --jl --sshloginfile --slf --transfer-file --transferfile
 	    --transfer-files --transferfiles --tf --return --trc'
 	local diropts='--tmpdir --tempdir --results --res -W --workdir --wd

@@ -3,7 +3,7 @@
 #
 # Before COMMAND: wspx's options, GNU parallel's spellings too
 # (tests/cli/docs.bats checks them against `wspx --help`), files after -a,
-# --shell, --metrics, --events, --joblog, --sshloginfile, --transfer-file,
+# --shell, --metrics, --events, --trace, --joblog, --sshloginfile, --transfer-file,
 # --return and --trc, directories after --tmpdir, --results and
 # --workdir, the main policies after --halt, exported variables after
 # --env, command names after --ssh, nothing after the other options that
@@ -21,7 +21,7 @@ function __wspx_value_options
         --argsep --arg-file-sep --argfilesep -I --shell -j --jobs \
         -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
         --tempdir --term-timeout --progress-interval --total \
-        --total-jobs --totaljobs --metrics --events --joblog --jl \
+        --total-jobs --totaljobs --metrics --events --trace --joblog --jl \
         --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay \
         --results --res --memfree --load --block --block-size \
         --blocksize --recend --recstart --header -S --sshlogin \
@@ -195,6 +195,7 @@ complete -c wspx -n __wspx_before_command -l totaljobs -x -d "Expect N jobs: pro
 complete -c wspx -n __wspx_before_command -l stats -d "Print the run's counters to stderr at exit"
 complete -c wspx -n __wspx_before_command -l metrics -r -F -d "Write the run's counters to FILE as JSON at exit"
 complete -c wspx -n __wspx_before_command -l events -r -F -d "Write a JSON line per job start and end to FILE (- stdout)"
+complete -c wspx -n __wspx_before_command -l trace -r -F -d "Write the run to FILE as a Chrome trace (Perfetto): jobs, counters"
 complete -c wspx -n __wspx_before_command -l joblog -r -F -d "Log each job's run to FILE as GNU parallel does (+FILE appends)"
 complete -c wspx -n __wspx_before_command -l jl -r -F -d "Log each job's run to FILE as GNU parallel does (+FILE appends)"
 complete -c wspx -n __wspx_before_command -l resume -d "Skip the jobs the --joblog has a row of"

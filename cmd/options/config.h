@@ -72,6 +72,7 @@ struct config {
 	bool stats;		/* --stats */
 	const char *metrics;	/* --metrics FILE, or NULL */
 	const char *events;	/* --events FILE ("-": stdout), or NULL */
+	const char *trace;	/* --trace FILE, or NULL */
 	bool force;		/* --force: run jobs that are up to date */
 	bool explain;		/* --explain: say why each job runs */
 	/* Many records per job (input/jobargs.c) */

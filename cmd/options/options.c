@@ -26,7 +26,7 @@ enum optid {
 	O_REPLACEOPT, O_SHELL, O_QUOTE, O_JOBS, O_NORUNEMPTY, O_GROUP,
 	O_LINEBUF, O_UNGROUP, O_KEEP, O_TAG, O_TAGSTRING, O_DRYRUN, O_SHOWCMD,
 	O_VERBOSE, O_TMPDIR, O_TERMTIMEOUT, O_NOSTATUS, O_PROGRESS,
-	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_JOBLOG,
+	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_TRACE, O_JOBLOG,
 	O_RESUME, O_RESUMEFAILED, O_RETRYFAILED, O_RETRIES, O_RETRYDELAY,
 	O_TIMEOUT, O_HALT, O_DELAY, O_RESULTS, O_ETA, O_MEMFREE, O_LOAD,
 	O_JOBSERVER, O_FORCE, O_WILLCITE, O_MULTI, O_CONTEXT, O_XARGS,
@@ -159,6 +159,8 @@ static const struct option {
 	    "as JSON at exit (- stdout)" },
 	{ 0, "events", "FILE", O_EVENTS, "write a JSON line per job start and "
 	    "end to FILE (- stdout)" },
+	{ 0, "trace", "FILE", O_TRACE, "write the run to FILE as a Chrome "
+	    "trace (Perfetto): jobs, counters" },
 	{ 0, "joblog", "FILE", O_JOBLOG, "log each job's run to FILE as GNU "
 	    "parallel does (+FILE appends)" },
 	{ 0, "jl", "FILE", O_JOBLOG, NULL },
@@ -531,6 +533,7 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_STATS:		c->stats = true; break;
 	case O_METRICS:		c->metrics = nonempty(as, v); break;
 	case O_EVENTS:		c->events = nonempty(as, v); break;
+	case O_TRACE:		c->trace = tracefile(as, v); break;
 	case O_JOBLOG:		setjoblog(c, as, v); break;
 	case O_RESUME:		c->resume = RESUME; break;
 	case O_RESUMEFAILED:	c->resume = RESUME_FAILED; break;

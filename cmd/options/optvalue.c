@@ -138,6 +138,15 @@ nonempty(const char *opt, const char *v)
 	return v;
 }
 
+const char *
+tracefile(const char *opt, const char *v)
+{
+	if (strcmp(v, "-") == 0)
+		badvalue(opt, v, "is not a file: the trace is no stream "
+		    "(the jobs' output goes to stdout)");
+	return nonempty(opt, v);
+}
+
 void
 settrim(struct config *c, const char *opt, const char *s)
 {

@@ -49,6 +49,9 @@ void setcolsep(struct config *c, const char *opt, const char *re);
 /* Returns v, a file name, once it is known not to be empty. */
 const char *nonempty(const char *opt, const char *v);
 
+/* --trace's file: a file name, not "-". */
+const char *tracefile(const char *opt, const char *v);
+
 /* --trim: which ends of each field lose their white space (n, l, r, lr,
  * rl). */
 void settrim(struct config *c, const char *opt, const char *s);

@@ -15,6 +15,7 @@
 
 #include "base/clock.h"
 #include "events.h"
+#include "trace.h"
 #include "exec/joblog.h"
 #include "failures.h"
 #include "running.h"
@@ -58,6 +59,9 @@ reports_open(struct reports *p, const struct report_opts *o,
 	if (o->events != NULL && (p->events = events_open(o->events, failed,
 	    ctx)) == NULL)
 		fatal("--events %s:", o->events);
+	if (o->trace != NULL && (p->trace = trace_open(o->trace, failed,
+	    ctx)) == NULL)
+		fatal("--trace %s:", o->trace);
 	openjoblog(p, o);
 }
 
@@ -146,6 +150,7 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 		events_start(p->events, e.seq, e.slot, 0, name, e.command,
 		    e.start);
 	events_end(p->events, &e);
+	trace_end(p->trace, &e);
 }
 
 /* The joblog's row for an attempt: GNU parallel's columns; a job wspx
@@ -350,7 +355,7 @@ report_ended(struct reports *p, struct wspx__exec *x,
 	 * text that a --retry-failed of the stdin mode could run) */
 	if (p->joblog != NULL)
 		logrow(p, ej, name != NULL ? name : cmdtext, send, host);
-	if (p->events != NULL)
+	if (p->events != NULL || p->trace != NULL)
 		endevent(p, ej, name, cmdtext, host);
 }
 
@@ -400,6 +405,10 @@ reports_close(struct reports *p, struct stats_final *f, int status,
 		/* a reader that went away is no news: it stopped the run */
 		if (rc != -EPIPE)
 			warn("--events %s: %s", p->o.events, strerror(-rc));
+		status = EXIT_USAGE;
+	}
+	if ((rc = trace_close(p->trace)) != 0) {
+		warn("--trace %s: %s", p->o.trace, strerror(-rc));
 		status = EXIT_USAGE;
 	}
 	return status;

@@ -31,6 +31,7 @@ struct report_opts {
 	const char *metrics;		/* --metrics FILE, or NULL */
 	const char *events;		/* --events FILE ("-": stdout), or
 					 * NULL */
+	const char *trace;		/* --trace FILE, or NULL */
 	const char *joblog;		/* --joblog FILE, or NULL */
 	bool joblogappend;		/* append to it (+FILE, resuming) */
 	enum progress_mode progress;	/* a job file's lines per job */
@@ -42,6 +43,7 @@ struct reports {
 	struct running *running;	/* the running jobs, for SIGUSR1 */
 	struct stats *stats;		/* the positions of progress lines */
 	struct events *events;		/* --events, or NULL */
+	struct trace *trace;		/* --trace, or NULL */
 	struct wspx__joblog *joblog;	/* --joblog, or NULL */
 	int metricsfd;			/* --metrics, or -1 */
 	struct failures *failures;	/* for the summary */

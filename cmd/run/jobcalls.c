@@ -10,13 +10,16 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "gates.h"
 #include "input/command.h"
 #include "pipe/pipejobs.h"
 #include "report/outfiles.h"
+#include "report/trace.h"
 #include "util/buf.h"
 #include "util/util.h"
 #include "wspx.h"
@@ -195,8 +198,11 @@ halted(void *ctx, struct wspx__execjob *ej)
 	const struct wspx__result *res = ej != NULL ? &ej->result : NULL;
 	struct buf b = { NULL, 0, 0 };
 	size_t running = wspx__exec_inflight(r->x);
+	char why[96];
 
 	r->halted = true;
+	snprintf(why, sizeof(why), "halted by --halt %.60s", r->c->haltspec);
+	trace_stopped(r->rep.trace, why, wspx__clock_seconds(CLOCK_REALTIME));
 
 	bufmsg(&b, "--halt %s: ", r->c->haltspec);
 	if (res == NULL)

@@ -58,6 +58,7 @@
 #include "report/running.h"
 #include "report/stats.h"
 #include "report/status.h"
+#include "report/trace.h"
 #include "run_int.h"
 #include "signals.h"
 #include "util/util.h"
@@ -458,8 +459,9 @@ setup(struct run *r, struct config *c)
 	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
 	    strcmp(c->events, "-") == 0);
 	startexec(r);
+	trace_sample(r->rep.trace, &r->stats, r->pool, r->bp);
 	startstatus(r);
-	signals_start(r->signals, r->x, r->out, r->running);
+	signals_start(r->signals, r->x, r->out, r->running, r->rep.trace);
 }
 
 /* Once every job has finished: stop the status line, the signal thread
@@ -473,6 +475,7 @@ finishrun(struct run *r, struct stats_final *f)
 
 	status_stop(r->status);
 	sig = signals_stop(r->signals);
+	trace_stop(r->rep.trace);
 	memset(f, 0, sizeof(*f));
 	/* The gauges as the run ends; the counts once nothing runs (a job's
 	 * completion returns before its thread counts it). */

@@ -58,6 +58,7 @@ runopts_report(const struct config *c, struct report_opts *o)
 	o->stats = c->stats;
 	o->metrics = c->metrics;
 	o->events = c->events;
+	o->trace = c->trace;
 	o->joblog = c->joblog;
 	/* (resuming appends, as GNU parallel does) */
 	o->joblogappend = c->joblogappend || c->resume != RESUME_NONE;

@@ -37,6 +37,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +48,7 @@
 #include "os/proc.h"
 #include "os/thread.h"
 #include "report/running.h"
+#include "report/trace.h"
 #include "util/buf.h"
 #include "util/owndirs.h"
 #include "util/util.h"
@@ -56,6 +58,7 @@ struct signals {
 	struct wspx__exec *x;
 	struct wspx__output *out;
 	struct running *running;
+	struct trace *trace;
 	/* stopsig is written by the signal thread and read after joining
 	 * it; the flags are set by other threads before a nudge. */
 	_Atomic(int) stopsig;	/* the signal that stopped the run */
@@ -140,6 +143,19 @@ saystop(struct signals *s, int sig)
 	free(list.s);
 }
 
+/* The stop, in the --trace: "interrupted by SIGTERM". */
+static void
+marktrace(struct signals *s, int sig)
+{
+	char why[64];
+
+	if (sig == 0)
+		return;
+	snprintf(why, sizeof(why), "interrupted by %s", signame(sig) != NULL ?
+	    signame(sig) : "a signal");
+	trace_stopped(s->trace, why, wspx__clock_seconds(CLOCK_REALTIME));
+}
+
 /* Stop the run because of sig: no more reading, no more starts, jobsig to
  * the running jobs' groups.  Signal thread only. */
 static void
@@ -148,6 +164,7 @@ stoprun(struct signals *s, int sig, int jobsig)
 	static const char one = 1;
 
 	saystop(s, sig);
+	marktrace(s, sig);
 	/* relaxed: read by the main thread after joining this one. */
 	atomic_store_explicit(&s->stopsig, sig, memory_order_relaxed);
 	wspx__exec_stop(s->x, jobsig);
@@ -329,11 +346,12 @@ signals_new(double grace)
 
 void
 signals_start(struct signals *s, struct wspx__exec *x,
-    struct wspx__output *out, struct running *running)
+    struct wspx__output *out, struct running *running, struct trace *trace)
 {
 	s->x = x;
 	s->out = out;
 	s->running = running;
+	s->trace = trace;
 	WSPX_MUST(pthread_create(&s->thread, NULL, sigmain, s));
 }
 

@@ -10,6 +10,7 @@
 
 struct running;
 struct signals;
+struct trace;
 struct wspx__exec;
 struct wspx__output;
 
@@ -27,10 +28,11 @@ void signals_inherited(const struct signals *s, const sigset_t **ignored,
     const sigset_t **mask);
 
 /* Start the signal thread for the jobs of x, whose output goes through
- * out, and whose running ones are listed from running at SIGUSR1.  All
- * three are borrowed until signals_stop().  Main thread. */
+ * out, and whose running ones are listed from running at SIGUSR1; a stop
+ * is marked in trace (--trace, or NULL).  All are borrowed until
+ * signals_stop().  Main thread. */
 void signals_start(struct signals *s, struct wspx__exec *x,
-    struct wspx__output *out, struct running *running);
+    struct wspx__output *out, struct running *running, struct trace *trace);
 
 /* A descriptor that becomes readable once the run stops: the input
  * reader polls it.  It stays open until signals_free(). */
