@@ -67,13 +67,15 @@ graphstate_tmpdir(struct graphrun *gr, const char **dir)
 void
 graphstate_open(struct graphrun *gr)
 {
+	struct stat st;
 	char *path;
 	int rc;
 
 	/* (the directory of the jobs' $WSPX_OUTPUT files is made when the
 	 * first job is prepared: a no-op run makes and removes none; the
 	 * usual reasons it could not be made are told now) */
-	if (access(gr->c->tmpdir, W_OK | X_OK) != 0)
+	if (stat(gr->c->tmpdir, &st) != 0 || (!S_ISDIR(st.st_mode) &&
+	    (errno = ENOTDIR) != 0) || access(gr->c->tmpdir, W_OK | X_OK) != 0)
 		fatal("cannot make a directory in %s:", gr->c->tmpdir);
 	WSPX_MUST(pthread_mutex_init(&gr->tmplock, NULL));
 	if (!anystate(gr))

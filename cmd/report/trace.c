@@ -1,10 +1,11 @@
 /*
  * --trace (see trace.h).  The file is "[" and the process's name, then
  * each event on a line of its own after ",", and "]" when the run ends.
- * Each event is built outside the mutex and written with one write()
- * under it, so a run killed at any point (SIGKILL too) leaves whole
- * events, and only the closing "]" missing, which the format allows and
- * the viewers supply.
+ * Each event is written with one write() under the mutex, so a run
+ * killed at any point (SIGKILL too) leaves whole events, and only the
+ * closing "]" missing, which the format allows and the viewers supply.
+ * A write that fails (a full disk, a file size limit) is cut back to the
+ * last whole event, and the "]" is still tried at the end.
  *
  * Tracks: pid 1 is this machine, a remote host a pid of its own (2 on,
  * in the order they are first seen); tid is the slot, 0 for the jobs that
@@ -55,6 +56,7 @@ struct trace {
 	pthread_mutex_t lock;
 	int fd;
 	int err;		/* first write error; later events dropped */
+	off_t whole;		/* bytes written, all whole events */
 	void (*failed)(void *ctx, int err);
 	void *ctx;
 	double t0;		/* Unix time, seconds */
@@ -70,13 +72,19 @@ struct trace {
 	bool sampled;		/* last holds a sample */
 };
 
-/* Write b, whole events each after its ",\n"; lock held. */
+/* Write b, whole events each after its ",\n"; lock held.  On an error,
+ * what was written of b is taken back. */
 static void
 emitlocked(struct trace *t, const struct buf *b)
 {
-	if (t->err == 0 && (t->err = wspx__proc_writeall(t->fd, b->s,
-	    b->len)) != 0)
-		t->failed(t->ctx, t->err);
+	if (t->err != 0)
+		return;
+	if ((t->err = wspx__proc_writeall(t->fd, b->s, b->len)) == 0) {
+		t->whole += (off_t)b->len;
+		return;
+	}
+	(void)ftruncate(t->fd, t->whole);
+	t->failed(t->ctx, t->err);
 }
 
 /* Write b and free it. */
@@ -105,22 +113,33 @@ trace_open(const char *path, void (*failed)(void *, int), void *ctx)
 {
 	struct buf b = { NULL, 0, 0 };
 	struct trace *t;
-	int fd;
+	int fd, err;
 
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0666)) < 0)
+	/* (O_APPEND: after a write cut back to the last whole event, the
+	 * next one goes there, not past the end) */
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+	    O_CLOEXEC, 0666)) < 0)
 		return NULL;
+	bufadds(&b, "[\n");
+	bufname(&b, "process_name", 1, 0, "wspx");
+	/* (a file that cannot be written is an error before any job, as
+	 * one that cannot be opened) */
+	if ((err = -wspx__proc_writeall(fd, b.s, b.len)) != 0) {
+		free(b.s);
+		(void)close(fd);
+		errno = err;
+		return NULL;
+	}
 	t = xcalloc(1, sizeof(*t));
 	WSPX_MUST(pthread_mutex_init(&t->lock, NULL));
 	t->fd = fd;
+	t->whole = (off_t)b.len;
 	t->failed = failed;
 	t->ctx = ctx;
 	t->t0 = wspx__clock_seconds(CLOCK_REALTIME);
 	t->procs = xcalloc(1, sizeof(*t->procs));
 	t->nprocs = 1;
-	bufadds(&b, "[\n");
-	bufname(&b, "process_name", 1, 0, "wspx");
-	emit(t, &b);
+	free(b.s);
 	return t;
 }
 
@@ -421,9 +440,10 @@ trace_close(struct trace *t)
 	if (t == NULL)
 		return 0;
 	trace_stop(t);
-	if (t->err == 0)
-		t->err = wspx__proc_writeall(t->fd, "\n]\n", 3);
-	err = t->err;
+	/* (after an error too: the last whole event may have room) */
+	err = wspx__proc_writeall(t->fd, "\n]\n", 3);
+	if (t->err != 0)
+		err = t->err;
 	if (close(t->fd) != 0 && err == 0)
 		err = -errno;
 	for (i = 0; i < t->nprocs; i++) {

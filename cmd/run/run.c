@@ -459,9 +459,10 @@ setup(struct run *r, struct config *c)
 	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
 	    strcmp(c->events, "-") == 0);
 	startexec(r);
-	trace_sample(r->rep.trace, &r->stats, r->pool, r->bp);
 	startstatus(r);
 	signals_start(r->signals, r->x, r->out, r->running, r->rep.trace);
+	/* (after the signal thread, which a failed write nudges) */
+	trace_sample(r->rep.trace, &r->stats, r->pool, r->bp);
 }
 
 /* Once every job has finished: stop the status line, the signal thread
@@ -474,8 +475,10 @@ finishrun(struct run *r, struct stats_final *f)
 	int sig;
 
 	status_stop(r->status);
-	sig = signals_stop(r->signals);
+	/* (the sampler before the signal thread, which its failed write
+	 * would nudge) */
 	trace_stop(r->rep.trace);
+	sig = signals_stop(r->signals);
 	memset(f, 0, sizeof(*f));
 	/* The gauges as the run ends; the counts once nothing runs (a job's
 	 * completion returns before its thread counts it). */

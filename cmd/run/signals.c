@@ -64,6 +64,7 @@ struct signals {
 	_Atomic(int) stopsig;	/* the signal that stopped the run */
 	_Atomic(int) outerr;	/* writing the output failed: -errno */
 	_Atomic(bool) quit;	/* the signal thread should return */
+	_Atomic(bool) started;	/* it exists: it may be nudged */
 	pthread_t thread;
 	int wake[2];		/* readable once reading should stop */
 	sigset_t ignored;	/* ignored when wspx started */
@@ -353,6 +354,12 @@ signals_start(struct signals *s, struct wspx__exec *x,
 	s->running = running;
 	s->trace = trace;
 	WSPX_MUST(pthread_create(&s->thread, NULL, sigmain, s));
+	/* seq_cst, with signals_outputfailed(): of a failure that came
+	 * before the thread existed and this store, one side sees the
+	 * other, and the thread is nudged (twice does no harm) */
+	atomic_store(&s->started, true);
+	if (atomic_load(&s->outerr) != 0)
+		nudge(s);
 }
 
 void
@@ -374,11 +381,13 @@ signals_outputfailed(struct signals *s, int err)
 {
 	int none = 0;
 
-	/* release: before the nudge; pairs with the acquires in sigmain
-	 * and outputsig().  After signals_stop() (a failure of the last
-	 * write, on the main thread) there is no thread left to nudge. */
-	if (atomic_compare_exchange_strong_explicit(&s->outerr, &none, err,
-	    memory_order_release, memory_order_relaxed) &&
+	/* seq_cst: before the nudge (the acquires in sigmain and
+	 * outputsig() pair with it), and against signals_start()'s store of
+	 * started: before the thread exists, signals_start() nudges it.
+	 * After signals_stop() (a failure of the last write, on the main
+	 * thread) there is no thread left to nudge. */
+	if (atomic_compare_exchange_strong(&s->outerr, &none, err) &&
+	    atomic_load(&s->started) &&
 	    !atomic_load_explicit(&s->quit, memory_order_relaxed))
 		nudge(s);
 }

@@ -86,6 +86,13 @@ Y
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"cannot make a directory in $PWD/no-such-dir: No such file or directory"* ]]
 	[ ! -e out.txt ]
+	# (a file, even one that may be written and searched)
+	printf '#!/bin/sh\n' > afile
+	chmod 777 afile
+	run env TMPDIR=$PWD/afile "$WSPX" run jobs.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"cannot make a directory in $PWD/afile: Not a directory"* ]]
+	[ ! -e out.txt ]
 }
 
 @test "a job whose \$WSPX_OUTPUT directory cannot be made fails, saying why; the run goes on" {

@@ -186,4 +186,31 @@ spans() {
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--trace no/such/dir/t.json: No such file or directory"* ]]
 	[ ! -e ran ]
+	# (one that cannot be written, too: the first event is written at
+	# once)
+	run "$WSPX" --trace /dev/full touch ran ::: 1
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--trace /dev/full: No space left on device"* ]]
+	[ ! -e ran ]
+	run "$WSPX" run --trace /dev/full nothing.yaml
+	[ "$status" -eq 255 ]
+}
+
+@test "a trace that cannot be written while the run goes stops the run, and keeps whole events" {
+	# (a file size limit of 4 KiB: wspx ignores SIGXFSZ, its write
+	# fails with EFBIG; the jobs get the signal's default back)
+	run bash -c 'ulimit -f 4; "$WSPX" -j2 --trace t.json "echo {}" ::: $(seq 500)'
+	echo "$output" | tail -5
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--trace t.json: File too large"* ]]
+	# (stopped: not every job ran)
+	[ "$(grep -cx '[0-9]*' <<< "$output")" -lt 500 ]
+	[ "$(wc -c < t.json)" -le 4096 ]
+	if [ "$(tail -c 2 t.json)" = "]" ]; then
+		run check t.json
+	else
+		run check t.json "]"
+	fi
+	[ "$status" -eq 0 ]
+	grep -q '^X echo ' <<< "$output"
 }
