@@ -39,7 +39,7 @@ BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 	lib/base/clock.h lib/base/median.h lib/base/sha256.h lib/base/sha256k.h \
 	lib/base/sha256ni.h \
 	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
-	lib/base/yamldoc.h
+	lib/base/json.h lib/base/yamldoc.h
 OSHDR = lib/os/direntry.h lib/os/fsclock.h lib/os/fswatch.h lib/os/heap.h \
 	lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
 	lib/os/tmp.h \
@@ -70,7 +70,7 @@ ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
 	lib/base/median.o lib/base/sha256.o lib/base/sha256ni.o \
 	lib/base/shellname.o \
 	lib/base/size.o \
-	lib/base/strtab.o lib/base/yamldoc.o \
+	lib/base/json.o lib/base/strtab.o lib/base/yamldoc.o \
 	lib/exec/attempt.o lib/exec/exec.o lib/exec/gate.o lib/exec/halt.o \
 	lib/exec/joblog.o lib/exec/jobserver.o lib/exec/outcome.o \
 	lib/exec/output.o lib/exec/pump.o lib/exec/results.o \
@@ -97,7 +97,9 @@ CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
 	cmd/remote/sshconn.h cmd/remote/sshscript.h cmd/report/events.h cmd/report/trace.h \
 	cmd/report/failures.h cmd/report/outfiles.h cmd/report/report.h \
 	cmd/report/resume.h cmd/report/running.h cmd/report/stats.h \
-	cmd/report/status.h cmd/options/config.h cmd/options/options.h \
+	cmd/report/status.h cmd/review/critpath.h cmd/review/review.h \
+	cmd/review/runlog.h cmd/review/runlog_int.h cmd/review/timeline.h \
+	cmd/options/config.h cmd/options/options.h \
 	cmd/options/optvalue.h cmd/options/refused.h cmd/run/gates.h \
 	cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
 	cmd/graph/graphrun.h cmd/graph/jobfilecmd.h \
@@ -114,7 +116,8 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/remote/sshscript.o cmd/report/events.o cmd/report/failures.o \
 	cmd/report/outfiles.o cmd/report/report.o cmd/report/resume.o \
 	cmd/report/running.o cmd/report/stats.o cmd/report/status.o \
-	cmd/report/trace.o \
+	cmd/report/trace.o cmd/review/critpath.o cmd/review/jsonlog.o \
+	cmd/review/review.o cmd/review/runlog.o cmd/review/timeline.o \
 	cmd/options/options.o cmd/options/optvalue.o \
 	cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
@@ -129,7 +132,7 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/timer tests/unit/sysload \
 	tests/unit/proc
-ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median \
+ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median tests/unit/json \
 	tests/unit/joblog tests/unit/size tests/unit/jobserver \
 	tests/unit/yamldoc tests/unit/sha256 tests/unit/glob \
 	tests/unit/shellctx \
@@ -146,10 +149,12 @@ EXAMPLES = examples/forkjoin
 # library for its test.  sshd, ssh and Slurm (with munge) are for the
 # remote tests, which start their own daemons on free ports with the
 # scripts of tests/services/.  strace counts the files wspx reads.
+# xmllint and rsvg-convert check wspx report's SVG as XML and as a
+# picture.
 EXAMPLE_TOOLS = cc stdio.h yaml.h openssl/evp.h make
 CHECK_TOOLS = $(EXAMPLE_TOOLS) nm pkg-config spin mandoc bats python3 \
 	tmux ps bash dash zsh ksh mksh busybox fish tcsh parallel sshd ssh \
-	ssh-keygen slurmctld slurmd srun munged strace
+	ssh-keygen slurmctld slurmd srun munged strace xmllint rsvg-convert
 
 all: wspx libwspx.a libwspx.so
 
@@ -240,6 +245,7 @@ check-unit: $(UNIT)
 	tests/unit/exec $(EXEC_ARGS)
 	tests/unit/halt
 	tests/unit/median
+	tests/unit/json
 	tests/unit/joblog
 	tests/unit/size
 	tests/unit/sysload

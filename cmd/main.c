@@ -20,6 +20,7 @@
 #include "options/options.h"
 #include "options/optvalue.h"
 #include "report/resume.h"
+#include "review/review.h"
 #include "run/run.h"
 #include "util/util.h"
 #include "wspx.h"
@@ -274,6 +275,15 @@ main(int argc, char **argv)
 	stdfds();
 	defaults(&c);
 	first = options_parse(&c, argc, argv);
+	/* (wspx report FILE: a command of its own, with options of its
+	 * own; -- report runs a program named report) */
+	if (first < argc && strcmp(argv[first], "report") == 0 &&
+	    strcmp(argv[first - 1], "--") != 0) {
+		if (first > 1)
+			badusage("report takes its own options, after it, not "
+			    "%s", argv[1]);
+		return review_main(argc - first, argv + first);
+	}
 	if (first < argc && first > 0 && jobfile_command(argv[first]) &&
 	    strcmp(argv[first - 1], "--") != 0)
 		return jobfile(&c, argc, argv, first);

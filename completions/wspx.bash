@@ -8,10 +8,11 @@
 # names after --env, command names after --ssh, nothing after the other
 # options that take a value (numbers, sizes, durations, strings, the
 # hosts of -S), and
-# command names and the commands for job files: run, check, list, graph.
+# command names and the commands for job files: run, check, list, graph,
+# and report.
 # After one of those: the options again, then a job file (*.yml,
 # *.yaml), and after `run FILE` the names of its jobs, as
-# `wspx list FILE` prints them.
+# `wspx list FILE` prints them; after report its options and a file.
 # From COMMAND on: the completion of COMMAND itself when bash-completion
 # is loaded, else file names.
 
@@ -121,6 +122,26 @@ _wspx_jobfile()
 	done
 }
 
+# After report: its options, a file after --svg, none after --top, and
+# the file to read.
+_wspx_report()
+{
+	local prev=${COMP_WORDS[COMP_CWORD-1]}
+	local reportopts='--svg --top --help'
+	local reportargopts='--svg --top'
+
+	compopt -o filenames 2>/dev/null
+	if [[ $prev == --top ]]; then
+		return 0
+	elif [[ $prev == --svg ]]; then
+		COMPREPLY=($(compgen -f -- "$cur"))
+	elif [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$reportopts" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -f -- "$cur"))
+	fi
+}
+
 _wspx()
 {
 	# Every option, as `wspx --help` lists them (tests/cli/docs.bats
@@ -176,7 +197,7 @@ _wspx()
 	local haltopts='--halt --halt-on-error --haltonerror'
 	local halts='never now,fail=1 soon,fail=1 now,success=1
 	    soon,success=1 now,done=1 soon,done=1'
-	local jobcmds='run check list graph'
+	local jobcmds='run check list graph report'
 	local cur i cmd=0 dashes=0 needs=
 
 	argopts=" $(printf '%s ' $argopts)"
@@ -213,6 +234,10 @@ _wspx()
 		case ${COMP_WORDS[cmd]} in
 		run|check|list|graph)
 			_wspx_jobfile "$cmd"
+			return 0
+			;;
+		report)
+			_wspx_report
 			return 0
 			;;
 		esac

@@ -8,7 +8,7 @@
 # --workdir, the main policies after --halt, exported variables after
 # --env, command names after --ssh, nothing after the other options that
 # take a value (-x; the hosts of -S too), and command names and the
-# commands for job files (run, check, list, graph).
+# commands for job files (run, check, list, graph) and report.
 # After one of those: the options again, then a job file (*.yml, *.yaml),
 # and after `run FILE` the names of its jobs, as `wspx list FILE` prints
 # them.  From COMMAND on: COMMAND's own completion.
@@ -89,6 +89,10 @@ function __wspx_state
             else
                 echo done
             end
+            return
+        end
+        if test $t = report
+            echo report
             return
         end
         if not contains -- $t run check list graph
@@ -283,8 +287,14 @@ complete -c wspx -n 'test (__wspx_state)[1] = options' -a run -d "Run the jobs o
 complete -c wspx -n 'test (__wspx_state)[1] = options' -a check -d "Read and check a job file"
 complete -c wspx -n 'test (__wspx_state)[1] = options' -a list -d "Print the names of the jobs of a job file"
 complete -c wspx -n 'test (__wspx_state)[1] = options' -a graph -d "Print a job file as a dot digraph"
+complete -c wspx -n 'test (__wspx_state)[1] = options' -a report -d "What a trace, events file or joblog says of its run"
+
+# After report: its options and the file to read.
+complete -c wspx -n 'test (__wspx_state)[1] = report' -l svg -r -F -d "Draw the run as an SVG timeline"
+complete -c wspx -n 'test (__wspx_state)[1] = report' -l top -x -d "List the N slowest jobs"
+complete -c wspx -n 'test (__wspx_state)[1] = report' -F
 complete -c wspx -n 'test (__wspx_state)[1] = file' -a "(__wspx_job_files)"
 complete -c wspx -n 'test (__wspx_state)[1] = jobs' -a "(__wspx_jobs)"
 
 # COMMAND, then its arguments with its own completion.
-complete -c wspx -n 'not contains -- (__wspx_state)[1] file jobvalue jobs done' -x -a "(__fish_complete_subcommand (__wspx_value_options))"
+complete -c wspx -n 'not contains -- (__wspx_state)[1] file jobvalue jobs done report' -x -a "(__fish_complete_subcommand (__wspx_value_options))"

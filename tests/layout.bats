@@ -23,6 +23,7 @@ setup_file() {
 	cd "$BATS_FILE_TMPDIR" && mkdir tree && cd tree || exit 1
 	for d in lib/base lib/os lib/runtime lib/exec lib/builtins \
 	    lib/jobfile cmd/util cmd/input cmd/pipe cmd/remote cmd/report \
+	    cmd/review \
 	    cmd/options cmd/run cmd/graph; do
 		put $d/README "$d: what it is for" "" "More about it."
 	done

@@ -15,7 +15,8 @@
 # the folders "lib" and "cmd".
 FOLDERS='
 lib/base lib/os lib/runtime lib/exec lib/builtins lib/jobfile
-cmd/util cmd/input cmd/pipe cmd/remote cmd/report cmd/options cmd/run
+cmd/util cmd/input cmd/pipe cmd/remote cmd/report cmd/review cmd/options
+cmd/run
 cmd/graph
 '
 ROOTFILES='lib/wspx.h cmd/main.c'
@@ -35,6 +36,7 @@ cmd/input:    cmd/util
 cmd/pipe:     cmd/util cmd/input
 cmd/remote:   cmd/util cmd/input
 cmd/report:   cmd/util
+cmd/review:   cmd/util cmd/report
 cmd/options:  cmd/util cmd/input cmd/remote cmd/report
 cmd/run:      cmd/options cmd/pipe
 cmd/graph:    cmd/run

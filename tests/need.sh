@@ -43,6 +43,8 @@ pkgof() {
 	ssh | ssh-keygen) echo openssh-client ;;
 	srun | salloc | squeue | scancel | sinfo) echo slurm-client ;;
 	munged) echo munge ;;
+	xmllint) echo libxml2-utils ;;
+	rsvg-convert) echo librsvg2-bin ;;
 	*) echo "$1" ;;
 	esac
 }

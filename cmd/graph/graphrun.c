@@ -478,6 +478,7 @@ runbuiltin(struct graphrun *gr, struct wspx_worker *w, struct gjob *j)
 	j->cj.ej.opened = j->oj != NULL;
 	wspx__exec_startedhere(gr->src->x, &j->cj.ej);
 	j->bc.name = jj->builtin;
+	j->cj.worker = wspx_worker_index(w) + 1;
 	j->bc.args = j->bargs;
 	j->bc.nargs = j->nbargs;
 	/* (the job file's directory is open already; a dir: of its own is
@@ -603,6 +604,19 @@ basedir(const char *file, bool isregular)
 	    (size_t)(slash - file));
 }
 
+/* j's needs by name, for the reports (--trace, --events). */
+static void
+setneeds(struct graphrun *gr, struct gjob *j)
+{
+	const struct wspx__jfjob *jj = &gr->jf->jobs[j->index];
+	size_t k;
+
+	j->cj.nneeds = jj->nneeds;
+	j->cj.needs = xcalloc(jj->nneeds + 1, sizeof(*j->cj.needs));
+	for (k = 0; k < jj->nneeds; k++)
+		j->cj.needs[k] = gr->jf->jobs[jj->needs[k]].name;
+}
+
 static void
 setupjobs(struct graphrun *gr)
 {
@@ -615,6 +629,7 @@ setupjobs(struct graphrun *gr)
 		gr->jobs[i].cj.on = gr->jf->jobs[i].on != NULL ?
 		    gr->jf->jobs[i].on->str : NULL;
 		gr->jobs[i].cj.name = gr->jf->jobs[i].name;
+		setneeds(gr, &gr->jobs[i]);
 	}
 	gr->pools = xcalloc(gr->jf->npools + 1, sizeof(*gr->pools));
 	for (i = 0; i < gr->jf->npools; i++)
@@ -643,6 +658,7 @@ endgraph(void *ctx, const char *stopped, double elapsed)
 		free(gr->jobs[i].errline);
 		free(gr->jobs[i].cj.tag);
 		free(gr->jobs[i].cj.cmdtext);
+		free(gr->jobs[i].cj.needs);
 	}
 	for (i = 0; i < gr->jf->npools; i++)
 		WSPX_MUST(pthread_mutex_destroy(&gr->pools[i].lock));

@@ -76,6 +76,22 @@ header(struct buf *b, const char *event, uint64_t seq, unsigned slot,
 }
 
 void
+events_needs(struct buf *b, const char *const *needs, size_t n)
+{
+	size_t i;
+
+	if (needs == NULL)
+		return;
+	bufadds(b, ", \"needs\": [");
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			bufadds(b, ", ");
+		bufjson(b, needs[i]);
+	}
+	bufadds(b, "]");
+}
+
+void
 events_start(struct events *e, uint64_t seq, unsigned slot, pid_t pid,
     const char *name, const char *command, double start)
 {
@@ -113,6 +129,9 @@ events_end(struct events *e, const struct event_end *x)
 		bufadds(&b, ", \"timeout\": true");
 	if (x->killsig != 0)
 		bufprintf(&b, ", \"killed\": %d", x->killsig);
+	if (x->worker != 0)
+		bufprintf(&b, ", \"worker\": %u", x->worker);
+	events_needs(&b, x->needs, x->nneeds);
 	if (x->host != NULL) {
 		bufadds(&b, ", \"host\": ");
 		bufjson(&b, x->host);
@@ -126,18 +145,27 @@ events_end(struct events *e, const struct event_end *x)
 }
 
 void
+events_summarykeys(struct buf *b, const struct stats_final *f)
+{
+	bufprintf(b, "\"jobs\": %llu, \"succeeded\": %llu, \"failed\": %llu, "
+	    "\"skipped\": %llu, \"wall\": %.6f, \"cpu_user\": %.6f, "
+	    "\"cpu_system\": %.6f, \"slots\": %u, \"exit_status\": %d",
+	    (unsigned long long)f->now.done,
+	    (unsigned long long)f->succeeded, (unsigned long long)f->now.failed,
+	    (unsigned long long)f->now.skipped, f->now.elapsed, f->child_user,
+	    f->child_sys, f->slots, f->exitstatus);
+}
+
+void
 events_summary(struct events *e, const struct stats_final *f)
 {
 	struct buf b = { NULL, 0, 0 };
 
 	if (e == NULL)
 		return;
-	bufprintf(&b, "{\"event\": \"summary\", \"jobs\": %llu, "
-	    "\"succeeded\": %llu, \"failed\": %llu, \"skipped\": %llu, "
-	    "\"wall\": %.6f, \"exit_status\": %d}",
-	    (unsigned long long)f->now.done,
-	    (unsigned long long)f->succeeded, (unsigned long long)f->now.failed,
-	    (unsigned long long)f->now.skipped, f->now.elapsed, f->exitstatus);
+	bufadds(&b, "{\"event\": \"summary\", ");
+	events_summarykeys(&b, f);
+	bufaddc(&b, '}');
 	emitline(e, &b);
 }
 

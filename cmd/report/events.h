@@ -13,6 +13,7 @@
 
 #include "stats.h"
 
+struct buf;
 struct events;
 
 /* How a job ended, for its end event. */
@@ -34,6 +35,9 @@ struct event_end {
 	bool timedout;		/* killed for its --timeout */
 	int killsig;		/* the signal wspx sent it, or 0 */
 	const char *host;	/* where it ran, or NULL: here */
+	const char *const *needs; /* a job file's job's, by name */
+	size_t nneeds;
+	unsigned worker;	/* a builtin's pool worker, 1 on; or 0 */
 };
 
 /* Open path for events ("-": wspx's stdout), truncating it; failed(ctx,
@@ -46,6 +50,15 @@ struct events *events_open(const char *path, void (*failed)(void *, int),
 void events_start(struct events *e, uint64_t seq, unsigned slot, pid_t pid,
     const char *name, const char *command, double start);
 void events_end(struct events *e, const struct event_end *end);
+/* A job file's job's needs as a key, ", \"needs\": [...]" (none if
+ * needs is NULL: not a job file's), which wspx report reads for the
+ * critical path; --trace's spans have it too. */
+void events_needs(struct buf *b, const char *const *needs, size_t n);
+
+/* The summary's keys, "\"jobs\": 3, ..., \"exit_status\": 0", which
+ * --trace's "run over" instant has too. */
+void events_summarykeys(struct buf *b, const struct stats_final *f);
+
 void events_summary(struct events *e, const struct stats_final *f);
 
 /* Close e (NULL: nothing).  Returns 0, or the first error writing. */

@@ -119,7 +119,7 @@ report_started(struct reports *p, struct wspx__execjob *ej,
 /* The end event of an attempt that ran or could not start. */
 static void
 endevent(struct reports *p, const struct wspx__execjob *ej,
-    const char *name, const char *cmdtext, const char *host)
+    const struct jobfacts *jf)
 {
 	const struct wspx__result *res = &ej->result;
 	bool dry = p->o.dryrun;
@@ -130,8 +130,11 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 	e.seq = ej->seq;
 	e.slot = res->slot;
 	e.pid = res->pid;
-	e.name = name;
-	e.command = cmdtext;
+	e.name = jf->name;
+	e.command = jf->cmdtext;
+	e.needs = jf->needs;
+	e.nneeds = jf->nneeds;
+	e.worker = jf->worker;
 	e.start = res->start_ns != 0 ? (double)res->start_ns / 1e9 : now;
 	e.end = res->end_ns != 0 ? (double)res->end_ns / 1e9 : now;
 	e.runtime = (double)res->runtime_ns / 1e9;
@@ -145,9 +148,9 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 	e.retry = res->retry;
 	e.timedout = res->timedout;
 	e.killsig = res->killsig;
-	e.host = strcmp(host, ":") != 0 ? host : NULL;
+	e.host = strcmp(jf->host, ":") != 0 ? jf->host : NULL;
 	if (!res->started)
-		events_start(p->events, e.seq, e.slot, 0, name, e.command,
+		events_start(p->events, e.seq, e.slot, 0, e.name, e.command,
 		    e.start);
 	events_end(p->events, &e);
 	trace_end(p->trace, &e);
@@ -334,10 +337,10 @@ progressline(struct reports *p, struct wspx__execjob *ej, const char *name)
 
 void
 report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *name, const char *cmdtext,
-    uint64_t send, const char *host)
+    struct wspx__execjob *ej, const struct jobfacts *jf)
 {
 	const struct wspx__result *res = &ej->result;
+	const char *name = jf->name, *cmdtext = jf->cmdtext;
 
 	/* The event last: once a reader sees it, the job is out of the
 	 * running table. */
@@ -354,9 +357,10 @@ report_ended(struct reports *p, struct wspx__exec *x,
 	/* (a job file's job by its name: its identity, and no command
 	 * text that a --retry-failed of the stdin mode could run) */
 	if (p->joblog != NULL)
-		logrow(p, ej, name != NULL ? name : cmdtext, send, host);
+		logrow(p, ej, name != NULL ? name : cmdtext, jf->send,
+		    jf->host);
 	if (p->events != NULL || p->trace != NULL)
-		endevent(p, ej, name, cmdtext, host);
+		endevent(p, ej, jf);
 }
 
 void
@@ -401,6 +405,7 @@ reports_close(struct reports *p, struct stats_final *f, int status,
 		status = EXIT_USAGE;
 	}
 	events_summary(p->events, f);
+	trace_summary(p->trace, f);
 	if ((rc = events_close(p->events)) != 0) {
 		/* a reader that went away is no news: it stopped the run */
 		if (rc != -EPIPE)

@@ -64,12 +64,23 @@ void reports_open(struct reports *p, const struct report_opts *o,
 void report_started(struct reports *p, struct wspx__execjob *ej,
     const char *name, const char *cmdtext);
 
-/* An attempt of the job ended (the executor's ended()), on x; send is
- * the bytes given to its stdin (--pipe), for the joblog, and host where
- * it ran (":" for here); name as for report_started(). */
+/* What the run knows of a job whose attempt ended: name and cmdtext as
+ * for report_started(); send, the bytes given to its stdin (--pipe), for
+ * the joblog; host, where it ran (":" for here); a job file's job's
+ * needs, by name; worker, the pool worker (1 on) that ran a builtin. */
+struct jobfacts {
+	const char *name;
+	const char *cmdtext;
+	uint64_t send;
+	const char *host;
+	const char *const *needs;
+	size_t nneeds;
+	unsigned worker;
+};
+
+/* An attempt of the job ended (the executor's ended()), on x. */
 void report_ended(struct reports *p, struct wspx__exec *x,
-    struct wspx__execjob *ej, const char *name, const char *cmdtext,
-    uint64_t send, const char *host);
+    struct wspx__execjob *ej, const struct jobfacts *jf);
 
 /* The job is over (the executor's finished()): a job skipped by a stop
  * counts as cancelled. */

@@ -8,10 +8,10 @@
  * last whole event, and the "]" is still tried at the end.
  *
  * Tracks: pid 1 is this machine, a remote host a pid of its own (2 on,
- * in the order they are first seen); tid is the slot, 0 for the jobs that
- * run in the process (a job file's builtins).  A track is named (a
- * metadata event) just before its first span.  Times are microseconds
- * from the trace's opening.
+ * in the order they are first seen); tid is the slot, or for a job that
+ * runs in the process (a job file's builtin) TRACE_WORKER_TID + the pool worker
+ * that ran it.  A track is named (a metadata event) just before its first
+ * span.  Times are microseconds from the trace's opening.
  *
  * The sampler thread reads the counters (relaxed atomics, see stats.h and
  * wspx.h: they order nothing, and nothing here needs them to) every 10
@@ -50,6 +50,8 @@ struct proc {
 	char *host;
 	bool *named;		/* by slot: its track has its name */
 	size_t nnamed;
+	bool *workernamed;	/* by worker, the same */
+	size_t nworkernamed;
 };
 
 struct trace {
@@ -163,27 +165,44 @@ hostpid(struct trace *t, const char *host, struct buf *b)
 	return (unsigned)++t->nprocs;
 }
 
-/* Name the track of slot in pid the first time; lock held. */
+/* Whether (*seen)[i] was false, which it is made true: a first time. */
+static bool
+firsttime(bool **seen, size_t *n, unsigned i)
+{
+	if (i >= *n) {
+		*seen = xrealloc(*seen, (i + 1) * sizeof(bool));
+		memset(*seen + *n, 0, (i + 1 - *n) * sizeof(bool));
+		*n = i + 1;
+	}
+	if ((*seen)[i])
+		return false;
+	(*seen)[i] = true;
+	return true;
+}
+
+/* Name the track tid of pid the first time: a slot's, or a worker's
+ * (TRACE_WORKER_TID on); lock held. */
 static void
-nametrack(struct trace *t, unsigned pid, unsigned slot, struct buf *b)
+nametrack(struct trace *t, unsigned pid, unsigned tid, struct buf *b)
 {
 	struct proc *p = &t->procs[pid - 1];
 	char name[32];
 
-	if (slot >= p->nnamed) {
-		p->named = xrealloc(p->named, (slot + 1) * sizeof(bool));
-		memset(p->named + p->nnamed, 0, (slot + 1 - p->nnamed) *
-		    sizeof(bool));
-		p->nnamed = slot + 1;
+	if (tid >= TRACE_WORKER_TID) {
+		if (!firsttime(&p->workernamed, &p->nworkernamed, tid -
+		    TRACE_WORKER_TID))
+			return;
+		snprintf(name, sizeof(name), "worker %u", tid -
+		    TRACE_WORKER_TID);
+	} else {
+		if (!firsttime(&p->named, &p->nnamed, tid))
+			return;
+		if (tid == 0)
+			snprintf(name, sizeof(name), "in process");
+		else
+			snprintf(name, sizeof(name), "slot %u", tid);
 	}
-	if (p->named[slot])
-		return;
-	p->named[slot] = true;
-	if (slot == 0)
-		snprintf(name, sizeof(name), "in process");
-	else
-		snprintf(name, sizeof(name), "slot %u", slot);
-	bufname(b, "thread_name", pid, slot, name);
+	bufname(b, "thread_name", pid, tid, name);
 	bufadds(b, ",\n");
 }
 
@@ -235,10 +254,13 @@ bufspanargs(struct buf *b, const struct event_end *e)
 	}
 	bufprintf(b, ", \"attempt\": %u, \"bytes\": %llu", e->attempt,
 	    (unsigned long long)e->bytes);
+	if (e->killsig != 0)
+		bufprintf(b, ", \"killed\": %d", e->killsig);
 	if (e->host != NULL) {
 		bufadds(b, ", \"host\": ");
 		bufjson(b, e->host);
 	}
+	events_needs(b, e->needs, e->nneeds);
 	bufadds(b, "}");
 }
 
@@ -258,28 +280,31 @@ trace_end(struct trace *t, const struct event_end *e)
 {
 	struct buf b = { NULL, 0, 0 };
 	double ts, dur;
-	unsigned pid;
+	unsigned pid, tid;
 
 	if (t == NULL)
 		return;
+	/* (a builtin on its worker's track, after the slots' numbers) */
+	tid = e->slot == 0 && e->worker > 0 ? TRACE_WORKER_TID + e->worker :
+	    e->slot;
 	ts = micros(t, e->start);
 	dur = micros(t, e->end) - ts;
 	WSPX_MUST(pthread_mutex_lock(&t->lock));
 	bufadds(&b, ",\n");
 	pid = hostpid(t, e->host, &b);
-	nametrack(t, pid, e->slot, &b);
+	nametrack(t, pid, tid, &b);
 	bufadds(&b, "{\"name\": ");
 	bufspanname(&b, e);
 	bufprintf(&b, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, "
 	    "\"dur\": %.3f, \"pid\": %u, \"tid\": %u, ",
 	    e->exited && e->exit == 0 && e->signal == 0 ? "ok" : "failed",
-	    ts, dur > 0 ? dur : 0, pid, e->slot);
+	    ts, dur > 0 ? dur : 0, pid, tid);
 	bufspanargs(&b, e);
 	bufadds(&b, "}");
 	if (e->timedout)
-		bufinstant(&b, "timeout", ts + dur, pid, e->slot, e->seq);
+		bufinstant(&b, "timeout", ts + dur, pid, tid, e->seq);
 	if (e->retry)
-		bufinstant(&b, "retry", ts + dur, pid, e->slot, e->seq);
+		bufinstant(&b, "retry", ts + dur, pid, tid, e->seq);
 	emitlocked(t, &b);
 	WSPX_MUST(pthread_mutex_unlock(&t->lock));
 	free(b.s);
@@ -296,6 +321,22 @@ trace_stopped(struct trace *t, const char *why, double at)
 	bufjson(&b, why);
 	bufprintf(&b, ", \"cat\": \"run\", \"ph\": \"i\", \"s\": \"g\", "
 	    "\"ts\": %.3f, \"pid\": 1, \"tid\": 0}", micros(t, at));
+	emit(t, &b);
+}
+
+void
+trace_summary(struct trace *t, const struct stats_final *f)
+{
+	struct buf b = { NULL, 0, 0 };
+
+	if (t == NULL)
+		return;
+	bufprintf(&b, ",\n{\"name\": \"run over\", \"cat\": \"run\", "
+	    "\"ph\": \"i\", \"s\": \"g\", \"ts\": %.3f, \"pid\": 1, "
+	    "\"tid\": 0, \"args\": {", micros(t,
+	    wspx__clock_seconds(CLOCK_REALTIME)));
+	events_summarykeys(&b, f);
+	bufadds(&b, "}}");
 	emit(t, &b);
 }
 
@@ -449,6 +490,7 @@ trace_close(struct trace *t)
 	for (i = 0; i < t->nprocs; i++) {
 		free(t->procs[i].host);
 		free(t->procs[i].named);
+		free(t->procs[i].workernamed);
 	}
 	free(t->procs);
 	WSPX_MUST(pthread_mutex_destroy(&t->lock));

@@ -12,6 +12,10 @@
 #include "events.h"
 #include "stats.h"
 
+/* A track's tid for the jobs that ran in the process (builtins): this +
+ * the pool worker that ran them, 1 on. */
+#define TRACE_WORKER_TID	1000000u
+
 struct trace;
 struct wspx_pool;
 struct wspx_blocking;
@@ -36,6 +40,10 @@ void trace_stop(struct trace *t);
 /* The run stopped early (why: "interrupted by SIGINT", "halted by ...")
  * at Unix time at: an instant on every track. */
 void trace_stopped(struct trace *t, const char *why, double at);
+
+/* The run is over: its totals as an instant, "run over", whose args
+ * wspx report reads (the jobs' CPU time, the slots, the wall time). */
+void trace_summary(struct trace *t, const struct stats_final *f);
 
 /* Close t (NULL: nothing), ending the JSON array.  Returns 0, or the
  * first error writing. */

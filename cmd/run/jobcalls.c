@@ -94,11 +94,16 @@ ended(void *ctx, struct wspx__execjob *ej)
 {
 	struct run *r = ctx;
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
-	const char *host = placing_ended(&r->placing, &j->rj, &j->args, ej);
+	struct jobfacts jf;
 
-	report_ended(&r->rep, r->x, ej, j->name, j->cmdtext != NULL ?
-	    j->cmdtext : "", r->pipes != NULL ? pipejobs_sent(r->pipes,
-	    j->pj) : 0, host);
+	jf.host = placing_ended(&r->placing, &j->rj, &j->args, ej);
+	jf.name = j->name;
+	jf.cmdtext = j->cmdtext != NULL ? j->cmdtext : "";
+	jf.send = r->pipes != NULL ? pipejobs_sent(r->pipes, j->pj) : 0;
+	jf.needs = j->needs;
+	jf.nneeds = j->nneeds;
+	jf.worker = j->worker;
+	report_ended(&r->rep, r->x, ej, &jf);
 	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
 }
 

@@ -25,6 +25,10 @@ struct cmdjob {
 	char *tag;		/* the tag, or NULL */
 	char *cmdtext;		/* the command, for error messages */
 	const char *name;	/* a job file's job: its name; else NULL */
+	const char **needs;	/* and the names of the jobs it needs */
+	size_t nneeds;
+	unsigned worker;	/* a builtin: the pool worker (1 on) it ran
+				 * on; else 0 */
 	bool nobash;		/* its exported function has no bash */
 	char *outfile;		/* --files: its stdout's file, till it ends */
 	const char *on;		/* the host it must run on, or NULL */

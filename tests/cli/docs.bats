@@ -26,9 +26,13 @@ FISHCOMP=$DOCS/completions/wspx.fish
 # --help: the option column of the lines that start with "  -" or "   --",
 # up to the value's name (FILE, N, ...) or the description, with an
 # optional value ("--replace[=STR]") left out.  With the second argument
-# "primary", not the lines that give another spelling of an option.
+# "primary", not the lines that give another spelling of an option.  Those
+# of `wspx report --help` too, unless MAINHELP is set.
 help_options() {
-	"$WSPX" --help | awk -v want="$1" -v kind="$2" '
+	{
+		"$WSPX" --help
+		[ -n "${MAINHELP:-}" ] || "$WSPX" report --help
+	} | awk -v want="$1" -v kind="$2" '
 	/^ +-/ {
 		n = 0
 		for (i = 1; i <= NF; i++) {
@@ -116,8 +120,10 @@ bash_list() {
 bash_options() {
 	if [ "$1" = value ]; then
 		bash_list argopts
+		bash_list reportargopts
 	else
 		bash_list opts
+		bash_list reportopts
 	fi
 }
 
@@ -229,7 +235,8 @@ compare() {
 @test "the fish completion knows exactly the options of --help" {
 	compare "completions/wspx.fish" fish_options
 	compare "completions/wspx.fish" fish_options value
-	compare "completions/wspx.fish (__wspx_value_options)" \
+	# (the options before COMMAND: not report's)
+	MAINHELP=1 compare "completions/wspx.fish (__wspx_value_options)" \
 	    fish_helper_options value
 }
 

@@ -117,11 +117,11 @@ assert "exit 3" in s["args"]["command"], s
 '
 }
 
-@test "a builtin's span is on the in-process track" {
+@test "a builtin's span is on the track of the pool worker that ran it" {
 	cat > jobs.yaml <<'Y'
 jobs:
   cmd: {run: "true"}
-  note: {builtin: echo, with: {text: [hi]}}
+  note: {builtin: echo, with: {text: [hi]}, needs: [cmd]}
 Y
 	run "$WSPX" run --trace t.json jobs.yaml
 	[ "$status" -eq 0 ]
@@ -132,11 +132,17 @@ import json
 ev = json.load(open("t.json"))
 n = [e for e in ev if e["ph"] == "X" and e["name"] == "note"]
 c = [e for e in ev if e["ph"] == "X" and e["name"] == "cmd"]
-assert len(n) == 1 and n[0]["tid"] == 0, n
-assert len(c) == 1 and c[0]["tid"] >= 1, c
+assert len(n) == 1 and n[0]["tid"] > 1000000, n
+assert len(c) == 1 and 1 <= c[0]["tid"] < 1000000, c
+assert n[0]["args"]["needs"] == ["cmd"] and c[0]["args"]["needs"] == [], n
 names = {e["tid"]: e["args"]["name"] for e in ev
          if e["name"] == "thread_name"}
-assert names[0] == "in process", names
+assert names[n[0]["tid"]] == "worker %d" % (n[0]["tid"] - 1000000), names
+assert names[c[0]["tid"]] == "slot %d" % c[0]["tid"], names
+over = [e for e in ev if e["name"] == "run over"]
+assert len(over) == 1 and over[0]["args"]["jobs"] == 2, over
+for k in ("wall", "cpu_user", "cpu_system", "slots", "exit_status"):
+    assert k in over[0]["args"], k
 '
 }
 
@@ -163,6 +169,10 @@ spans() {
 	[ "$status" -eq 0 ]
 	grep -q '^X if \[ 1 = 3 \]; then' <<< "$output"
 	grep -q '^X if \[ 2 = 3 \]; then' <<< "$output"
+	# wspx report reads it as the viewers do, without the ]
+	run "$WSPX" report t.json
+	[ "$status" -eq 0 ]
+	grep -q '^jobs  *2$' <<< "$output"
 }
 
 @test "a SIGTERM that stops the run is an instant on every track" {
