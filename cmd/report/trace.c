@@ -241,8 +241,15 @@ bufspanname(struct buf *b, const struct event_end *e)
 static void
 bufspanargs(struct buf *b, const struct event_end *e)
 {
-	bufprintf(b, "\"args\": {\"seq\": %llu, \"command\": ",
-	    (unsigned long long)e->seq);
+	bufprintf(b, "\"args\": {\"seq\": %llu, ", (unsigned long long)e->seq);
+	/* (a job's name cut short in the span's: whole, for the needs of
+	 * others that name it) */
+	if (e->name != NULL && strlen(e->name) > MAXNAME) {
+		bufadds(b, "\"job\": ");
+		bufjson(b, e->name);
+		bufadds(b, ", ");
+	}
+	bufadds(b, "\"command\": ");
 	bufjson(b, e->command);
 	if (e->exited)
 		bufprintf(b, ", \"exit\": %d", e->exit);

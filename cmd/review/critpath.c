@@ -20,6 +20,7 @@ struct job {
 	double path;		/* its time and its longest chain of needs' */
 	size_t via;		/* the need on that chain, or SIZE_MAX */
 	int state;		/* 0 new, 1 on the stack, 2 done */
+	size_t next;		/* on the stack: its next need to look at */
 };
 
 static int
@@ -42,7 +43,8 @@ jobsof(const struct runlog *rl, size_t *n)
 		j[i].end = rl->spans[i].end;
 		j[i].sp = &rl->spans[i];
 	}
-	qsort(j, rl->nspans, sizeof(*j), byname);
+	if (rl->nspans > 0)
+		qsort(j, rl->nspans, sizeof(*j), byname);
 	for (i = 0; i < rl->nspans; i++) {
 		if (k > 0 && strcmp(j[k - 1].name, j[i].name) == 0) {
 			if (j[i].start < j[k - 1].start)
@@ -108,8 +110,11 @@ walk(struct job *j, size_t n)
 		while (top > 0) {
 			size_t at = stack[top - 1];
 
+			/* (each need looked at once: a job of 30,000 needs
+			 * is not walked 30,000 times) */
 			pushed = false;
-			for (k = 0; k < j[at].sp->nneeds && !pushed; k++) {
+			while ((k = j[at].next) < j[at].sp->nneeds && !pushed) {
+				j[at].next++;
 				d = find(j, n, j[at].sp->needs[k]);
 				if (d != SIZE_MAX && j[d].state == 0) {
 					j[d].state = 1;
@@ -155,13 +160,28 @@ critpath_find(const struct runlog *rl, size_t *n)
 	return path;
 }
 
-int
-critpath_has(const struct critjob *path, size_t n, const char *name)
+static int
+bystring(const void *a, const void *b)
 {
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **
+critpath_names(const struct critjob *path, size_t n)
+{
+	const char **names = xcalloc(n + 1, sizeof(*names));
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(path[i].name, name) == 0)
-			return 1;
-	return 0;
+		names[i] = path[i].name;
+	if (n > 0)
+		qsort(names, n, sizeof(*names), bystring);
+	return names;
+}
+
+int
+critpath_has(const char *const *names, size_t n, const char *name)
+{
+	return n > 0 && bsearch(&name, names, n, sizeof(*names),
+	    bystring) != NULL;
 }

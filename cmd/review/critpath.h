@@ -21,7 +21,10 @@ struct critjob {
  * have no needs). */
 struct critjob *critpath_find(const struct runlog *rl, size_t *n);
 
-/* Whether name is on path (of n jobs, as critpath_find gave it). */
-int critpath_has(const struct critjob *path, size_t n, const char *name);
+/* The names of path's n jobs, sorted, for critpath_has(); malloc'd. */
+const char **critpath_names(const struct critjob *path, size_t n);
+
+/* Whether name is one of names (n, from critpath_names()). */
+int critpath_has(const char *const *names, size_t n, const char *name);
 
 #endif /* WSPX_CRITPATH_H */

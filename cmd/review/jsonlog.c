@@ -7,6 +7,7 @@
  * Each event is read into an arena of its own, emptied before the next,
  * so a file of a million events takes the memory of its spans.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +67,8 @@ summary(struct runlog *rl, const struct wspx__json *o)
 
 	rl->wall = wspx__json_number(o, "wall", -1);
 	rl->cpu = user >= 0 && sys >= 0 ? user + sys : -1;
-	rl->slots = (long)wspx__json_number(o, "slots", -1);
+	rl->slots = wspx__json_get(o, "slots") != NULL ? (long)runlog_count(
+	    wspx__json_number(o, "slots", 0), 1u << 30) : -1;
 }
 
 /* An X event: an attempt. */
@@ -74,23 +76,30 @@ static void
 tracespan(struct runlog *rl, const struct pids *p, const struct wspx__json *e)
 {
 	const struct wspx__json *args = wspx__json_get(e, "args");
-	const char *name = wspx__json_string(e, "name");
-	double pid = wspx__json_number(e, "pid", 1);
+	const char *name = wspx__json_string(args, "job");
+	size_t pid = runlog_count(wspx__json_number(e, "pid", 1), 1u << 20);
+	uint64_t tid = runlog_count(wspx__json_number(e, "tid", 0),
+	    UINT32_MAX);
 	struct span *sp = runlog_add(rl);
 
+	/* (a name the trace cut short is whole in args.job, which the
+	 * needs of other jobs name) */
+	if (name == NULL)
+		name = wspx__json_string(e, "name");
 	sp->name = runlog_keep(rl, name != NULL ? name : "");
 	sp->start = wspx__json_number(e, "ts", 0) / 1e6;
 	sp->end = sp->start + wspx__json_number(e, "dur", 0) / 1e6;
-	sp->slot = (unsigned)wspx__json_number(e, "tid", 0);
 	/* (a builtin's track: its worker's, after the slots') */
-	if (sp->slot >= TRACE_WORKER_TID) {
-		sp->worker = sp->slot - TRACE_WORKER_TID;
-		sp->slot = 0;
-	}
-	sp->host = pid >= 0 && (size_t)pid < p->n ? p->host[(size_t)pid] : 0;
+	if (tid >= TRACE_WORKER_TID)
+		sp->worker = (unsigned)(tid - TRACE_WORKER_TID);
+	else
+		sp->slot = (unsigned)tid;
+	sp->host = pid < p->n ? p->host[pid] : 0;
 	sp->end_as = ended(args);
-	sp->attempt = (unsigned)wspx__json_number(args, "attempt", 1);
-	sp->seq = (uint64_t)wspx__json_number(args, "seq", 0);
+	sp->attempt = (unsigned)runlog_count(wspx__json_number(args,
+	    "attempt", 1), UINT32_MAX);
+	sp->seq = runlog_count(wspx__json_number(args, "seq", 0),
+	    UINT64_MAX >> 11);
 	spanneeds(rl, sp, wspx__json_get(args, "needs"));
 }
 
@@ -98,14 +107,12 @@ tracespan(struct runlog *rl, const struct pids *p, const struct wspx__json *e)
 static void
 tracehost(struct runlog *rl, struct pids *p, const struct wspx__json *e)
 {
-	double pid = wspx__json_number(e, "pid", -1);
+	size_t k = runlog_count(wspx__json_number(e, "pid", 0), 1u << 20);
 	const char *host = wspx__json_string(wspx__json_get(e, "args"),
 	    "name");
-	size_t k;
 
-	if (pid < 2 || pid > 1e6 || host == NULL)
+	if (k < 2 || host == NULL)
 		return;
-	k = (size_t)pid;
 	if (k >= p->n) {
 		p->host = xrealloc(p->host, (k + 1) * sizeof(*p->host));
 		memset(p->host + p->n, 0, (k + 1 - p->n) * sizeof(*p->host));
@@ -142,7 +149,8 @@ traceinstant(struct runlog *rl, const struct wspx__json *e, const char *name)
 	if (strcmp(name, "run over") == 0)
 		summary(rl, args);
 	else if (strcmp(name, "timeout") == 0 && last != NULL &&
-	    last->seq == (uint64_t)wspx__json_number(args, "seq", 0))
+	    last->seq == runlog_count(wspx__json_number(args, "seq", 0),
+	    UINT64_MAX >> 11))
 		last->end_as = SPAN_TIMEDOUT;
 }
 
@@ -165,13 +173,17 @@ traceevent(struct runlog *rl, struct pids *p, const struct wspx__json *e)
 }
 
 /* One value at *pos into a's arena, or fatal; NULL when the file ends
- * inside it (cut short), with a warning. */
+ * inside it (cut short), with a warning.  *start: where the value
+ * starts. */
 static struct wspx__json *
-readone(const struct logfile *f, struct wspx__arena *a, size_t *pos)
+readone(const struct logfile *f, struct wspx__arena *a, size_t *pos,
+    size_t *start)
 {
 	struct wspx__json *v;
 	const char *why;
 
+	wspx__json_skipspace(f->s, f->len, pos);
+	*start = *pos;
 	if ((v = wspx__json_read(a, f->s, f->len, pos, &why)) == NULL) {
 		if (*pos >= f->len) {
 			warn("report: %s: its last event is cut short; left "
@@ -189,7 +201,7 @@ jsonlog_trace(const struct logfile *f, struct runlog *rl)
 	struct wspx__arena a = { NULL, 0 };
 	struct wspx__json *e;
 	struct pids p = { NULL, 0 };
-	size_t pos = 0;
+	size_t pos = 0, start;
 
 	rl->format = "trace";
 	wspx__json_skipspace(f->s, f->len, &pos);
@@ -198,10 +210,10 @@ jsonlog_trace(const struct logfile *f, struct runlog *rl)
 		wspx__json_skipspace(f->s, f->len, &pos);
 		if (pos >= f->len || f->s[pos] == ']')
 			break;	/* (no "]": a run killed, see above) */
-		if ((e = readone(f, &a, &pos)) == NULL)
+		if ((e = readone(f, &a, &pos, &start)) == NULL)
 			break;
 		if (e->type != WSPX__JSON_OBJECT)
-			logfile_bad(f, pos, "a trace event is an object");
+			logfile_bad(f, start, "a trace event is an object");
 		traceevent(rl, &p, e);
 		wspx__arena_fini(&a);
 		wspx__json_skipspace(f->s, f->len, &pos);
@@ -228,12 +240,16 @@ eventend(struct runlog *rl, const struct wspx__json *e)
 	sp->name = runlog_keep(rl, name != NULL ? name : "");
 	sp->start = wspx__json_number(e, "start", 0);
 	sp->end = wspx__json_number(e, "end", sp->start);
-	sp->slot = (unsigned)wspx__json_number(e, "slot", 0);
-	sp->worker = (unsigned)wspx__json_number(e, "worker", 0);
+	sp->slot = (unsigned)runlog_count(wspx__json_number(e, "slot", 0),
+	    UINT32_MAX);
+	sp->worker = (unsigned)runlog_count(wspx__json_number(e, "worker", 0),
+	    UINT32_MAX);
 	sp->host = host != NULL ? runlog_host(rl, host) : 0;
 	sp->end_as = ended(e);
-	sp->attempt = (unsigned)wspx__json_number(e, "attempt", 1);
-	sp->seq = (uint64_t)wspx__json_number(e, "seq", 0);
+	sp->attempt = (unsigned)runlog_count(wspx__json_number(e, "attempt",
+	    1), UINT32_MAX);
+	sp->seq = runlog_count(wspx__json_number(e, "seq", 0),
+	    UINT64_MAX >> 11);
 	spanneeds(rl, sp, wspx__json_get(e, "needs"));
 }
 
@@ -243,15 +259,17 @@ jsonlog_events(const struct logfile *f, struct runlog *rl)
 	struct wspx__arena a = { NULL, 0 };
 	struct wspx__json *e;
 	const char *kind;
-	size_t pos = 0;
+	size_t pos = 0, start;
 
 	rl->format = "events";
 	for (;;) {
 		wspx__json_skipspace(f->s, f->len, &pos);
-		if (pos >= f->len || (e = readone(f, &a, &pos)) == NULL)
+		if (pos >= f->len || (e = readone(f, &a, &pos, &start)) ==
+		    NULL)
 			break;
 		if ((kind = wspx__json_string(e, "event")) == NULL)
-			logfile_bad(f, pos, "an event needs its \"event\" key");
+			logfile_bad(f, start, "an event needs its \"event\" "
+			    "key");
 		if (strcmp(kind, "end") == 0)
 			eventend(rl, e);
 		else if (strcmp(kind, "summary") == 0)

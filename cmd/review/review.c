@@ -80,6 +80,9 @@ parseargs(int argc, char **argv, struct reviewopts *o)
 				    o->file, a);
 			o->file = a;
 		} else if (a[2] == 's') {
+			if (strcmp(v, "-") == 0 || *v == '\0')
+				badvalue("--svg", v, "it is a file to write "
+				    "the picture in");
 			o->svg = v;
 		} else {
 			errno = 0;
@@ -101,7 +104,10 @@ byseq(const void *a, const void *b)
 
 	if (x->seq != y->seq)
 		return (x->seq > y->seq) - (x->seq < y->seq);
-	return (x->attempt > y->attempt) - (x->attempt < y->attempt);
+	if (x->attempt != y->attempt)
+		return (x->attempt > y->attempt) - (x->attempt < y->attempt);
+	/* (a joblog's rows are all attempt 1: the later is the last) */
+	return (x->start > y->start) - (x->start < y->start);
 }
 
 /* Jobs (by seq; a retry's attempts share it) and those whose last
@@ -109,9 +115,12 @@ byseq(const void *a, const void *b)
 static void
 countjobs(const struct runlog *rl, struct totals *t)
 {
-	struct span *s = xmalloc((rl->nspans + 1) * sizeof(*s));
+	struct span *s;
 	size_t i;
 
+	if (rl->nspans == 0)
+		return;
+	s = xmalloc(rl->nspans * sizeof(*s));
 	memcpy(s, rl->spans, rl->nspans * sizeof(*s));
 	qsort(s, rl->nspans, sizeof(*s), byseq);
 	for (i = 0; i < rl->nspans; i++) {
@@ -124,40 +133,47 @@ countjobs(const struct runlog *rl, struct totals *t)
 	free(s);
 }
 
-static int
-bytime(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
+/* A start (+1) or an end (-1) of an attempt. */
+struct edge {
+	double at;
+	int delta;
+};
 
-	/* (an end is stored negated, and sorts before a start at the same
-	 * time: back to back is not at once) */
-	if (x < 0)
-		x = -x - 1e-12;
-	if (y < 0)
-		y = -y - 1e-12;
-	return (x > y) - (x < y);
+static int
+byedge(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	/* (an end before a start at the same time: back to back is not
+	 * at once) */
+	if (x->at != y->at)
+		return (x->at > y->at) - (x->at < y->at);
+	return x->delta - y->delta;
 }
 
-/* The most attempts running at once, on slots (a builtin is not). */
+/* The most attempts running at once, on slots (a builtin is not); an
+ * attempt of no length runs at no time. */
 static size_t
 peak(const struct runlog *rl)
 {
-	double *ev = xmalloc((2 * rl->nspans + 1) * sizeof(*ev));
-	size_t i, n = 0, now = 0, most = 0;
+	struct edge *ev = xmalloc((2 * rl->nspans + 1) * sizeof(*ev));
+	size_t i, n = 0, most = 0;
+	long now = 0;
 
 	for (i = 0; i < rl->nspans; i++) {
-		if (rl->spans[i].slot == 0)
+		if (rl->spans[i].slot == 0 ||
+		    rl->spans[i].end <= rl->spans[i].start)
 			continue;
-		ev[n++] = rl->spans[i].start;
-		ev[n++] = -rl->spans[i].end;
+		ev[n].at = rl->spans[i].start;
+		ev[n++].delta = 1;
+		ev[n].at = rl->spans[i].end;
+		ev[n++].delta = -1;
 	}
-	qsort(ev, n, sizeof(*ev), bytime);
-	for (i = 0; i < n; i++) {
-		if (ev[i] >= 0 && ++now > most)
-			most = now;
-		else if (ev[i] < 0 && now > 0)
-			now--;
-	}
+	if (n > 0)
+		qsort(ev, n, sizeof(*ev), byedge);
+	for (i = 0; i < n; i++)
+		if ((now += ev[i].delta) > (long)most)
+			most = (size_t)now;
 	free(ev);
 	return most;
 }
@@ -213,7 +229,7 @@ printtotals(const struct runlog *rl, const struct totals *t)
 		printf(", %zu failed", t->failed);
 	if (t->attempts > t->jobs)
 		printf(" (%zu attempts)", t->attempts);
-	printf("\njob time         %s, the attempts' times added\n",
+	printf("\njob time         %s, the attempts' times on slots added\n",
 	    runlog_duration(a, sizeof(a), t->busy));
 	if (rl->cpu >= 0)
 		printf("CPU time         %s, the jobs' user and system\n",
@@ -252,7 +268,8 @@ printslowest(const struct runlog *rl, long top)
 
 	for (i = 0; i < rl->nspans; i++)
 		by[i] = &rl->spans[i];
-	qsort(by, rl->nspans, sizeof(*by), byduration);
+	if (rl->nspans > 0)
+		qsort(by, rl->nspans, sizeof(*by), byduration);
 	if (top > 0 && rl->nspans > 0)
 		printf("\nslowest jobs\n");
 	for (i = 0; i < rl->nspans && i < (size_t)top; i++)
@@ -305,13 +322,14 @@ review_main(int argc, char **argv)
 	runlog_read(o.file, &rl);
 	totals(&rl, &t);
 	path = critpath_find(&rl, &n);
+	/* (the picture first: a report is printed whole or not at all) */
+	if (o.svg != NULL && (rc = timeline_write(o.svg, o.file, &rl, path,
+	    n)) != 0)
+		fatal("report: --svg %s: %s", o.svg, strerror(-rc));
 	printf("%s (%s)\n", o.file, rl.format);
 	printtotals(&rl, &t);
 	printslowest(&rl, o.top);
 	printpath(&rl, path, n, t.wall);
-	if (o.svg != NULL && (rc = timeline_write(o.svg, o.file, &rl, path,
-	    n)) != 0)
-		fatal("report: --svg %s: %s", o.svg, strerror(-rc));
 	free(path);
 	runlog_free(&rl);
 	if (fflush(stdout) != 0 || ferror(stdout))

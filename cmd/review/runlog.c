@@ -59,6 +59,12 @@ runlog_keep(struct runlog *rl, const char *s)
 	return k;
 }
 
+uint64_t
+runlog_count(double v, uint64_t max)
+{
+	return v >= 0 && v <= (double)max ? (uint64_t)v : 0;
+}
+
 unsigned
 runlog_host(struct runlog *rl, const char *host)
 {
@@ -104,8 +110,8 @@ slurp(const char *path, struct logfile *f)
 	f->len = len;
 }
 
-/* The field of line [at, end) after *at, up to a tab (or end), NUL
- * ending it in place; *at past the tab. */
+/* The field of line [at, end) after *at, up to a tab, NUL ending it in
+ * place; *at past the tab.  NULL if no tab ends it. */
 static char *
 field(char *s, size_t *at, size_t end)
 {
@@ -113,9 +119,9 @@ field(char *s, size_t *at, size_t end)
 
 	while (*at < end && s[*at] != '\t')
 		(*at)++;
-	s[*at] = '\0';
-	if (*at < end)
-		(*at)++;
+	if (*at >= end)
+		return NULL;
+	s[(*at)++] = '\0';
 	return start;
 }
 
@@ -128,7 +134,9 @@ joblognumber(const struct logfile *f, const char *p, const char *what)
 
 	errno = 0;
 	v = strtod(p, &end);
-	if (end == p || *end != '\0' || errno != 0)
+	/* (nan and inf are strtod's, not a joblog's) */
+	if (end == p || *end != '\0' || errno != 0 || !(v >= -1e15 &&
+	    v <= 1e15))
 		logfile_bad(f, (size_t)(p - f->s), what);
 	return v;
 }
@@ -144,20 +152,24 @@ joblogrow(const struct logfile *f, char *s, size_t at, size_t end,
 	size_t i;
 	double exitval, sig;
 
-	for (i = 0; i < 8; i++) {
-		if (at >= end && i < 8)
+	if (end > at && s[end - 1] == '\r')	/* (CRLF line ends) */
+		end--;
+	for (i = 0; i < 8; i++)
+		if ((col[i] = field(s, &at, end)) == NULL)
 			logfile_bad(f, at, "a joblog row has nine columns, "
 			    "tab-separated");
-		col[i] = field(s, &at, end);
-	}
 	s[end] = '\0';
 	sp = runlog_add(rl);
-	sp->seq = (uint64_t)joblognumber(f, col[0], "Seq is not a number");
+	sp->seq = runlog_count(joblognumber(f, col[0], "Seq is not a number"),
+	    UINT64_MAX >> 11);
 	if (strcmp(col[1], ":") != 0 && col[1][0] != '\0')
 		sp->host = runlog_host(rl, col[1]);
 	sp->start = joblognumber(f, col[2], "Starttime is not a number");
 	sp->end = sp->start + joblognumber(f, col[3],
 	    "JobRuntime is not a number");
+	if (sp->end < sp->start)
+		logfile_bad(f, (size_t)(col[3] - f->s), "JobRuntime is "
+		    "negative");
 	exitval = joblognumber(f, col[6], "Exitval is not a number");
 	sig = joblognumber(f, col[7], "Signal is not a number");
 	/* (-1 and a signal: wspx killed it, as GNU parallel writes) */
@@ -196,22 +208,27 @@ bystart(const void *a, const void *b)
 static void
 placeslots(struct runlog *rl)
 {
-	double *free_at = NULL;
-	size_t nslots = 0, i, k;
+	double **free_at = xcalloc(rl->nhosts + 1, sizeof(*free_at));
+	size_t *nslots = xcalloc(rl->nhosts + 1, sizeof(*nslots)), i, k, h;
 
-	qsort(rl->spans, rl->nspans, sizeof(*rl->spans), bystart);
+	if (rl->nspans > 0)
+		qsort(rl->spans, rl->nspans, sizeof(*rl->spans), bystart);
 	for (i = 0; i < rl->nspans; i++) {
+		h = rl->spans[i].host;
 		/* (a millisecond's slack: the joblog rounds its times) */
-		for (k = 0; k < nslots && free_at[k] > rl->spans[i].start +
-		    1e-3; k++)
+		for (k = 0; k < nslots[h] && free_at[h][k] >
+		    rl->spans[i].start + 1e-3; k++)
 			;
-		if (k == nslots)
-			free_at = xrealloc(free_at, ++nslots *
-			    sizeof(*free_at));
-		free_at[k] = rl->spans[i].end;
+		if (k == nslots[h])
+			free_at[h] = xrealloc(free_at[h], ++nslots[h] *
+			    sizeof(**free_at));
+		free_at[h][k] = rl->spans[i].end;
 		rl->spans[i].slot = (unsigned)k + 1;
 	}
+	for (h = 0; h <= rl->nhosts; h++)
+		free(free_at[h]);
 	free(free_at);
+	free(nslots);
 }
 
 /* Times from the earliest start (a trace's are from its opening). */
@@ -228,6 +245,18 @@ fromzero(struct runlog *rl)
 		rl->spans[i].start -= t0;
 		rl->spans[i].end -= t0;
 	}
+}
+
+/* A span that ends before it starts (a hand-made file) ends as it
+ * starts. */
+static void
+noreverse(struct runlog *rl)
+{
+	size_t i;
+
+	for (i = 0; i < rl->nspans; i++)
+		if (rl->spans[i].end < rl->spans[i].start)
+			rl->spans[i].end = rl->spans[i].start;
 }
 
 void
@@ -257,6 +286,7 @@ runlog_read(const char *path, struct runlog *rl)
 		logfile_bad(&f, at, "not a trace (--trace), an events file "
 		    "(--events) or a joblog (--joblog)");
 	}
+	noreverse(rl);
 	free((char *)f.s);
 }
 
@@ -272,9 +302,11 @@ runlog_free(struct runlog *rl)
 const char *
 runlog_duration(char *b, size_t size, double s)
 {
-	long whole = (long)(s + 0.5);
+	long whole = s >= 0 && s < 1e12 ? (long)(s + 0.5) : 0;
 
-	if (s < 10)
+	if (!(s >= 0 && s < 1e12))	/* (a file's nonsense, as it is) */
+		snprintf(b, size, "%.3gs", s);
+	else if (s < 10)
 		snprintf(b, size, "%.2fs", s);
 	else if (s < 60)
 		snprintf(b, size, "%.1fs", s);

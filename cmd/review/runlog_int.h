@@ -6,6 +6,7 @@
 #define WSPX_RUNLOG_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runlog.h"
 
@@ -24,6 +25,10 @@ void logfile_bad(const struct logfile *f, size_t pos, const char *why)
  * long as rl. */
 struct span *runlog_add(struct runlog *rl);
 const char *runlog_keep(struct runlog *rl, const char *s);
+
+/* v as a count from 0 to max; 0 for anything else (a file's number may
+ * be negative, fractional or huge). */
+uint64_t runlog_count(double v, uint64_t max);
 
 /* The index + 1 of host in rl->hosts, added if new. */
 unsigned runlog_host(struct runlog *rl, const char *host);

@@ -47,7 +47,7 @@ struct row {
 struct picture {
 	FILE *f;
 	const struct runlog *rl;
-	const struct critjob *crit;
+	const char **crit;	/* the critical path's names, sorted */
 	size_t ncrit;
 	double wall;
 	struct row *rows;
@@ -55,31 +55,57 @@ struct picture {
 	double rowh;
 };
 
+/* Whether c is a UTF-8 continuation byte from lo to hi. */
+static bool
+cont(unsigned char c, unsigned lo, unsigned hi)
+{
+	return c >= lo && c <= hi;
+}
+
+/* The length of the character at p if XML may hold it (UTF-8 as RFC
+ * 3629 has it: no overlong form, no surrogate, nothing past U+10FFFF;
+ * and not U+FFFE, U+FFFF or a control character), else 0.  p is
+ * NUL-terminated, and a NUL fails every test, so nothing past it is
+ * read. */
+static size_t
+xmlchar(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return p[0] >= 0x20 || p[0] == '\t' || p[0] == '\n' ? 1 : 0;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return cont(p[1], 0x80, 0xbf) ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		if (!cont(p[1], p[0] == 0xe0 ? 0xa0 : 0x80, p[0] == 0xed ?
+		    0x9f : 0xbf) || !cont(p[2], 0x80, 0xbf))
+			return 0;
+		return p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe ? 0 : 3;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		return cont(p[1], p[0] == 0xf0 ? 0x90 : 0x80, p[0] == 0xf4 ?
+		    0x8f : 0xbf) && cont(p[2], 0x80, 0xbf) && cont(p[3], 0x80,
+		    0xbf) ? 4 : 0;
+	return 0;
+}
+
 /* s as XML text: escaped, with what XML cannot hold as "?". */
 static void
 xmltext(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n, k;
+	size_t n;
 
 	while (*p != '\0') {
-		n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 && *p >= 0xc2 ? 2 :
-		    (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 &&
-		    *p <= 0xf4 ? 4 : 0;
-		for (k = 1; k < n; k++)
-			if ((p[k] & 0xc0) != 0x80)
-				n = 0;
-		if (n == 0 || (*p < 0x20 && *p != '\t' && *p != '\n')) {
+		if ((n = xmlchar(p)) == 0) {
 			fputc('?', f);
 			p++;
-			continue;
-		}
-		if (*p == '&' || *p == '<' || *p == '>' || *p == '"')
+		} else if (*p == '&' || *p == '<' || *p == '>' || *p == '"') {
 			fputs(*p == '&' ? "&amp;" : *p == '<' ? "&lt;" :
 			    *p == '>' ? "&gt;" : "&quot;", f);
-		else
+			p++;
+		} else {
 			fwrite(p, 1, n, f);
-		p += n;
+			p += n;
+		}
 	}
 }
 
@@ -118,7 +144,8 @@ findrows(struct picture *pc)
 		pc->rows[n].slot = rl->spans[i].slot;
 		pc->rows[n++].worker = rl->spans[i].worker;
 	}
-	qsort(pc->rows, n, sizeof(*pc->rows), byrow);
+	if (n > 0)
+		qsort(pc->rows, n, sizeof(*pc->rows), byrow);
 	for (i = k = 0; i < n; i++)
 		if (k == 0 || byrow(&pc->rows[k - 1], &pc->rows[i]) != 0)
 			pc->rows[k++] = pc->rows[i];
@@ -156,12 +183,14 @@ struct bar {
 static void
 barlabel(struct picture *pc, const struct bar *b, double y)
 {
-	size_t fits = (size_t)((b->x1 - b->x0 - 6) / 6.5), n;
+	double room = (b->x1 - b->x0 - 6) / 6.5;
 	const char *s = b->first->name;
+	size_t fits, n;
 	char *cut;
 
-	if (fits < 3)
+	if (!(room >= 3))
 		return;
+	fits = room < 4096 ? (size_t)room : 4096;
 	n = strlen(s);
 	cut = xmalloc(n + 4);
 	strcpy(cut, s);
@@ -218,8 +247,7 @@ static void
 addto(struct picture *pc, struct bar *b, const struct span *sp,
     double x0, double x1)
 {
-	bool crit = pc->ncrit > 0 && critpath_has(pc->crit, pc->ncrit,
-	    sp->name);
+	bool crit = critpath_has(pc->crit, pc->ncrit, sp->name);
 
 	if (b->n == 0) {
 		memset(b, 0, sizeof(*b));
@@ -267,7 +295,8 @@ drawbars(struct picture *pc)
 		p[i].row = rowof(pc, &rl->spans[i]);
 		p[i].sp = &rl->spans[i];
 	}
-	qsort(p, rl->nspans, sizeof(*p), byrowstart);
+	if (rl->nspans > 0)
+		qsort(p, rl->nspans, sizeof(*p), byrowstart);
 	b.n = 0;
 	for (i = 0; i < rl->nspans; i++) {
 		x0 = xat(pc, p[i].sp->start);
@@ -391,12 +420,11 @@ tickstep(double wall)
 	for (i = 0; wall > 8 * 30 && i < sizeof(clock) / sizeof(*clock); i++)
 		if (wall / clock[i] <= 8)
 			return clock[i];
-	for (;;) {
+	for (; power < 1e300; power *= 10)
 		for (i = 0; i < 3; i++)
 			if (wall / (times[i] * power) <= 8)
 				return times[i] * power;
-		power *= 10;
-	}
+	return wall > 0 ? wall : 1;
 }
 
 static void
@@ -404,10 +432,13 @@ drawaxis(struct picture *pc, double top)
 {
 	double step = tickstep(pc->wall), t, x;
 	char b[32];
+	int k;
 
 	fprintf(pc->f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
 	    "stroke=\"#555\"/>\n", LEFT, top, LEFT + PLOTW, top);
-	for (t = 0; t <= pc->wall * 1.0000001 || t == 0; t += step) {
+	/* (at most 9 ticks, whatever rounding does) */
+	for (t = 0, k = 0; k < 10 && (t <= pc->wall * 1.0000001 || t == 0);
+	    t += step, k++) {
 		x = xat(pc, t);
 		label(b, sizeof(b), t);
 		fprintf(pc->f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" "
@@ -476,7 +507,7 @@ timeline_write(const char *path, const char *title,
 
 	memset(&pc, 0, sizeof(pc));
 	pc.rl = rl;
-	pc.crit = crit;
+	pc.crit = critpath_names(crit, ncrit);
 	pc.ncrit = ncrit;
 	pc.wall = rl->wall > 0 ? rl->wall : 0;
 	for (i = 0; i < rl->nspans; i++)
@@ -505,6 +536,7 @@ timeline_write(const char *path, const char *title,
 	if (err != 0)
 		(void)unlink(tmp);
 	free(pc.rows);
+	free(pc.crit);
 	free(tmp);
 	return err;
 }

@@ -4,6 +4,7 @@
  */
 #include "json.h"
 
+#include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,11 @@ number(struct reader *r)
 	v->number = strtod(copy, NULL);
 	if (copy != buf)
 		free(copy);
+	/* (1e400 is JSON, but no time or count: an error, not an inf) */
+	if (v->number > DBL_MAX || v->number < -DBL_MAX) {
+		r->pos = at;
+		return bad(r, "a number too large");
+	}
 	return v;
 }
 
@@ -220,8 +226,10 @@ text(struct reader *r, size_t *len)
 
 	while (end < r->len && r->s[end] != '"')
 		end += r->s[end] == '\\' ? 2 : 1;
-	if (end >= r->len)
+	if (end >= r->len) {
+		r->pos = r->len;	/* (the input ran out: see json.h) */
 		return bad(r, "a string without its closing quote"), NULL;
+	}
 	if ((out = wspx__arena_alloc(r->a, end - r->pos + 1, 1)) == NULL)
 		return bad(r, "out of memory"), NULL;
 	while (r->s[r->pos] != '"') {
@@ -352,6 +360,12 @@ value(struct reader *r)
 			v->boolean = r->s[r->pos - 2] == 'u';
 		return v;
 	}
+	/* ("tr" at the end: the input ran out, see json.h) */
+	if (r->len - r->pos < 5 && (strncmp(r->s + r->pos, "true",
+	    r->len - r->pos) == 0 || strncmp(r->s + r->pos, "false",
+	    r->len - r->pos) == 0 || strncmp(r->s + r->pos, "null",
+	    r->len - r->pos) == 0))
+		r->pos = r->len;
 	return bad(r, "not a JSON value");
 }
 

@@ -6,7 +6,7 @@
  * frees each tree (its arena) before the next.
  *
  * Strings are decoded to UTF-8 (\u escapes and their surrogate pairs);
- * numbers are doubles.  Nesting deeper than WSPX__JSON_MAX_DEPTH is an
+ * numbers are doubles, and one too large for a double is an error.  Nesting deeper than WSPX__JSON_MAX_DEPTH is an
  * error, so no input can exhaust the stack.  Duplicate keys are kept, and
  * wspx__json_get() finds the first.
  */
@@ -44,7 +44,8 @@ struct wspx__json {
 
 /* Read the value at s[*pos], after any white space, with its nodes from
  * a.  Returns it, *pos just past it; or NULL with *pos where the error is
- * and *why what it is (a static text). */
+ * and *why what it is (a static text).  *pos is len when the value was
+ * whole so far and the input ran out: a file cut short. */
 struct wspx__json *wspx__json_read(struct wspx__arena *a, const char *s,
     size_t len, size_t *pos, const char **why);
 

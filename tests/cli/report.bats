@@ -6,6 +6,7 @@
 # timing (which jobs, how many, which path).
 
 load helper
+bats_require_minimum_version 1.5.0
 
 # A trace of a diamond: a 1 s, then b 3 s and c 0.5 s, then d 2 s, on two
 # slots; the critical path is a, b, d (6 s of the 6 s wall).
@@ -30,7 +31,7 @@ J
 	[ "${lines[0]}" = "diamond.json (trace)" ]
 	grep -qx 'wall time        6.00s' <<< "$output"
 	grep -qx 'jobs             4, 1 failed' <<< "$output"
-	grep -qx "job time         6.50s, the attempts' times added" <<< "$output"
+	grep -qx "job time         6.50s, the attempts' times on slots added" <<< "$output"
 	grep -qx "CPU time         0.75s, the jobs' user and system" <<< "$output"
 	grep -qx 'parallelism      1.08 on average, 2 at most, of 2 slots' \
 	    <<< "$output"
@@ -68,6 +69,19 @@ J
 	    <<< "$output"
 	grep -qx 'idle slot time   0.00s, 0% of 2 x 2.00s' <<< "$output"
 	grep -qx 'critical path    none: no job needs another' <<< "$output"
+}
+
+@test "report: the parallelism of a real -j2 run: never more than its 2 slots" {
+	run "$WSPX" -j 2 --events ev.json 'sleep 0.3; echo' ::: 1 2 3 4 5 6
+	[ "$status" -eq 0 ]
+	run "$WSPX" report ev.json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'jobs             6' <<< "$output"
+	# (how much they overlapped rests on the machine's load; that they
+	# never passed -j, and that the average is job time over wall, not)
+	grep -qE '^parallelism      [0-2]\.[0-9][0-9] on average, [12] at most, of 2 slots$' <<< "$output"
+	awk '/^parallelism/ { exit !($2 > 0 && $2 <= 2.0) }' <<< "$output"
 }
 
 @test "report: a real diamond run's critical path, from its trace and from its events" {
@@ -291,4 +305,116 @@ PY
 	grep -qx 'wall time        0.00s' <<< "$output"
 	grep -qx 'jobs             0' <<< "$output"
 	xmllint --noout empty.svg
+}
+
+@test "report: hostile numbers are errors or zeros, never a hang or a wrong cast" {
+	printf '[{"name":"a","ph":"X","ts":0,"dur":1e400,"pid":1,"tid":1}]' > inf.json
+	run timeout 20 "$WSPX" report --svg inf.svg inf.json
+	[ "$status" -eq 255 ]
+	grep -qx 'wspx: report: inf.json:1:36: a number too large' <<< "$output"
+	[ "$(ls | grep -c '^inf\.svg')" -eq 0 ]
+	# huge, negative and fractional tids, pids, seqs; a span that ends
+	# before it starts
+	printf '[{"name":"a","ph":"X","ts":5,"dur":-3,"pid":-1,"tid":1e20,"args":{"seq":-1,"attempt":1e300}},\n{"name":"b","ph":"X","ts":1e300,"dur":1e306,"pid":1e9,"tid":-4}]\n' > odd.json
+	run timeout 20 "$WSPX" report --svg odd.svg odd.json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	xmllint --noout odd.svg
+	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n1\t:\tnan\t1\t0\t0\t0\t0\tx\n' > log
+	run "$WSPX" report log
+	[ "$status" -eq 255 ]
+	grep -q 'log:2:5: Starttime is not a number' <<< "$output"
+	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n1\t:\t100\t-3\t0\t0\t0\t0\tx\n' > log
+	run "$WSPX" report log
+	[ "$status" -eq 255 ]
+	grep -q 'log:2:9: JobRuntime is negative' <<< "$output"
+}
+
+@test "report: a joblog's rows: nine columns, CRLF ends, slots per host" {
+	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\n1\t:\t100\t1\t0\t0\t0\t0\n' > log8
+	run "$WSPX" report log8
+	[ "$status" -eq 255 ]
+	grep -q 'log8:2:.*: a joblog row has nine columns' <<< "$output"
+	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\r\n1\t:\t100\t1\t0\t0\t0\t0\tjob one\r\n' > logcr
+	run "$WSPX" report logcr
+	[ "$status" -eq 0 ]
+	grep -q '  job one$' <<< "$output"
+	{
+		printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n'
+		for i in 1 2 3 4; do
+			printf '%d\th%d\t100\t1\t0\t0\t0\t0\tjob %d\n' "$i" $(( i % 2 + 1 )) "$i"
+		done
+	} > hosts.log
+	run "$WSPX" report hosts.log
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'parallelism      4.00 on average, 4 at most, of 4 slots' <<< "$output"
+}
+
+@test "report: an attempt of no length does not raise the peak; back to back is not at once" {
+	for r in '1 100 101' '2 102 102' '3 103 104' '4 104 105'; do
+		set -- $r
+		printf '{"event": "end", "seq": %d, "slot": 1, "command": "j%d", "start": %d, "end": %d, "exit": 0, "attempt": 1}\n' "$1" "$1" "$2" "$3"
+	done > ev.json
+	run "$WSPX" report ev.json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^parallelism .*, 1 at most, of 1 slot$' <<< "$output"
+}
+
+@test "report: a job's name over 200 bytes keeps the critical path right" {
+	long=$(printf 'x%.0s' $(seq 230))
+	cat > jobs.yaml <<Y
+jobs:
+  $long: {run: "sleep 0.5"}
+  b: {run: "true"}
+  c: {run: "true", needs: [$long, b]}
+Y
+	run "$WSPX" run --trace t.json jobs.yaml
+	[ "$status" -eq 0 ]
+	run "$WSPX" report t.json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^critical path    2 jobs, ' <<< "$output"
+	grep -q "  $long\$" <<< "$output"
+}
+
+@test "report: a trace cut inside a string of its last event is read up to it" {
+	diamond
+	head -n 5 diamond.json > cut.json
+	printf '{"name": "e", "ph": "X", "cat": "o' >> cut.json
+	run "$WSPX" report cut.json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q 'its last event is cut short; left out' <<< "$output"
+	grep -qx 'jobs             3' <<< "$output"
+}
+
+@test "report: error places are where the bad value starts" {
+	printf '[\n  12345,\n]\n' > n.json
+	run "$WSPX" report n.json
+	[ "$status" -eq 255 ]
+	grep -qx 'wspx: report: n.json:2:3: a trace event is an object' <<< "$output"
+	printf '{"event": "end"}\n  {"seq": 1}\n' > ev.json
+	run "$WSPX" report ev.json
+	[ "$status" -eq 255 ]
+	grep -qx 'wspx: report: ev.json:2:3: an event needs its "event" key' <<< "$output"
+}
+
+@test "report --svg: names with broken UTF-8, surrogates, U+FFFF and markup stay valid XML" {
+	printf '[{"name":"a \355\240\200 b \340\200\200 c \364\220\200\200 d \\uffff e <&\\"> \\u0001","ph":"X","ts":0,"dur":1000000,"pid":1,"tid":1,"args":{"seq":1,"exit":0}}]' > u.json
+	run "$WSPX" report --svg u.svg u.json
+	[ "$status" -eq 0 ]
+	xmllint --noout u.svg
+	grep -q '<title>a ??? b ??? c ???? d ??? e &lt;&amp;&quot;&gt; ?: ' u.svg
+}
+
+@test "report --svg -: refused; a picture that cannot be written prints no report" {
+	diamond
+	run "$WSPX" report --svg - diamond.json
+	[ "$status" -eq 255 ]
+	grep -q -- '--svg' <<< "$output"
+	run --separate-stderr "$WSPX" report --svg nodir/x.svg diamond.json
+	[ "$status" -eq 255 ]
+	[ -z "$output" ]
 }

@@ -95,7 +95,8 @@ test_errors(void)
 	refused("[1, 2", 5, "an array needs , or ] here");
 	refused("{\"a\" 1}", 5, "a key needs a colon after it");
 	refused("{1: 2}", 1, "an object's key must be a string");
-	refused("\"abc", 1, "a string without its closing quote");
+	refused("\"abc", 4, "a string without its closing quote");
+	refused("[1, tr", 6, "not a JSON value");
 	refused("\"a\\qb\"", 3, "an unknown escape in a string");
 	refused("\"a\tb\"", 2, "a control character in a string");
 	refused("\"\\ud83d\"", 7, "a high surrogate without its low one");
@@ -104,7 +105,10 @@ test_errors(void)
 	refused("-", 1, "a number needs a digit");
 	refused("1.", 2, "a number needs a digit after its point");
 	refused("1e+", 3, "a number needs a digit in its exponent");
-	refused("tru", 0, "not a JSON value");
+	refused("tru", 3, "not a JSON value");
+	refused("trux", 0, "not a JSON value");
+	refused("[1e400]", 1, "a number too large");
+	refused("-1e400", 0, "a number too large");
 	refused("[1,]", 3, "not a JSON value");
 }
 
