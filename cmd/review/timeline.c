@@ -507,7 +507,6 @@ timeline_write(const char *path, const char *title,
 
 	memset(&pc, 0, sizeof(pc));
 	pc.rl = rl;
-	pc.crit = critpath_names(crit, ncrit);
 	pc.ncrit = ncrit;
 	pc.wall = rl->wall > 0 ? rl->wall : 0;
 	for (i = 0; i < rl->nspans; i++)
@@ -525,6 +524,7 @@ timeline_write(const char *path, const char *title,
 		free(tmp);
 		return err;
 	}
+	pc.crit = critpath_names(crit, ncrit);
 	findrows(&pc);
 	draw(&pc, title);
 	if (ferror(pc.f) || fflush(pc.f) != 0)
