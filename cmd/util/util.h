@@ -26,12 +26,12 @@ void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* warn(), then exit with status EXIT_USAGE. */
 void fatal(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2), noreturn));
+    __attribute__((format(printf, 1, 2)));
 
 /* Report a usage error, with a pointer to --help, and exit with status
  * EXIT_USAGE. */
 void badusage(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2), noreturn));
+    __attribute__((format(printf, 1, 2)));
 
 /* Report a usage error about an option's value and exit: opt is the
  * option as it was typed ("-j", "--jobs"), why says what is wrong. */
