@@ -1,6 +1,6 @@
 .POSIX:
 .SUFFIXES:
-.SUFFIXES: .c .o .po
+.SUFFIXES: .c .o .po .fo
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -99,12 +99,12 @@ CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
 	cmd/report/resume.h cmd/report/running.h cmd/report/stats.h \
 	cmd/report/status.h cmd/review/critpath.h cmd/review/review.h \
 	cmd/review/runlog.h cmd/review/runlog_int.h cmd/review/timeline.h \
-	cmd/options/config.h cmd/options/options.h \
+	cmd/options/cmdline.h cmd/options/config.h cmd/options/options.h \
 	cmd/options/optvalue.h cmd/options/refused.h cmd/run/gates.h \
 	cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
 	cmd/graph/graphrun.h cmd/graph/jobfilecmd.h \
 	cmd/graph/jobselect.h
-CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
+CMDLIBOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/util/util.o \
 	cmd/input/command.o cmd/input/input.o cmd/input/jobargs.o \
 	cmd/input/perlre.o cmd/input/progpath.o cmd/input/shell.o \
@@ -118,15 +118,15 @@ CMDOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/report/running.o cmd/report/stats.o cmd/report/status.o \
 	cmd/report/trace.o cmd/review/critpath.o cmd/review/jsonlog.o \
 	cmd/review/review.o cmd/review/runlog.o cmd/review/timeline.o \
-	cmd/options/options.o cmd/options/optvalue.o \
+	cmd/options/cmdline.o cmd/options/options.o cmd/options/optvalue.o \
 	cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
 	cmd/graph/graphtick.o \
 	cmd/graph/jobfilecmd.o cmd/graph/jobselect.o \
 	cmd/graph/graphend.o cmd/graph/joblist.o cmd/graph/showvars.o \
-	cmd/graph/watch.o \
-	cmd/main.o
+	cmd/graph/watch.o
+CMDOBJ = $(CMDLIBOBJ) cmd/main.o
 # Unit tests, one per module: those of the runtime and os/, then the
 # engine's.
 RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
@@ -321,6 +321,50 @@ check-tsan: check-tools
 	    $(MAKE) CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=thread' \
 	    LDFLAGS='-fsanitize=thread' check-unit check-examples check-cli
 
+# Fuzzing (tests/fuzz/README.md): the library and the command built again
+# by clang with libFuzzer's coverage, ASan and UBSan, as .fo objects beside
+# the .o, and one program per parser.  The targets call the real code;
+# harness.c brings exit() back to the target and frees what an input held
+# (see harness.h), through the --wrap of FUZZ_WRAP.  fuzz-smoke runs each
+# target for FUZZ_SECONDS from its corpus; a campaign is
+#	sh tests/fuzz/run.sh 3600 tests/fuzz/NAME
+FUZZCC = clang
+FUZZ_TOOLS = clang libFuzzer
+FUZZ_SECONDS = 30
+FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -std=c11 -pthread -Wall \
+	-Wextra -Wpedantic -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+	$(WERROR) -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all
+FUZZ_WRAP = -Wl,--wrap=exit,--wrap=malloc,--wrap=calloc,--wrap=realloc \
+	-Wl,--wrap=free,--wrap=strdup,--wrap=strndup,--wrap=fopen \
+	-Wl,--wrap=fdopen,--wrap=fmemopen,--wrap=fclose,--wrap=getline \
+	-Wl,--wrap=getdelim,--wrap=regcomp,--wrap=regfree,--wrap=opendir \
+	-Wl,--wrap=closedir
+FUZZ = tests/fuzz/joblog tests/fuzz/options tests/fuzz/runlog \
+	tests/fuzz/sshlogin tests/fuzz/statefile tests/fuzz/template \
+	tests/fuzz/values
+FUZZOBJ = $(LIBOBJ:.o=.fo) $(CMDLIBOBJ:.o=.fo)
+
+.c.fo:
+	$(FUZZCC) $(FUZZ_CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
+
+$(FUZZOBJ): $(LIBHDR) $(CMDHDR)
+$(FUZZ:=.fo) tests/fuzz/harness.fo: tests/fuzz/harness.h $(LIBHDR) $(CMDHDR)
+libwspx-fuzz.a: $(FUZZOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(FUZZOBJ)
+$(FUZZ): tests/fuzz/harness.fo libwspx-fuzz.a
+	$(FUZZCC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $@.fo \
+	    tests/fuzz/harness.fo libwspx-fuzz.a $(YAML_LIBS) $(FUZZ_WRAP)
+$(FUZZ): $(FUZZ:=.fo)
+
+fuzz-tools:
+	@CC='$(FUZZCC)' sh tests/need.sh 'make fuzz' $(FUZZ_TOOLS)
+fuzz: fuzz-tools
+	$(MAKE) $(FUZZ)
+fuzz-smoke: fuzz
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
+
 # Benchmarks against Rayon, oneTBB and OpenMP, never part of check.  The
 # anchors are built with -O3, so the library is rebuilt with it too.
 ANCHORS = ../shared/anchors
@@ -373,11 +417,13 @@ clean:
 	rm -f wspx libwspx.a libwspx.so libwspx.so.0 libwspx-engine.a \
 	    $(LIBOBJ) $(LIBPIC) $(CMDOBJ) \
 	    $(UNIT) \
-	    $(EXAMPLES) tests/bench/bench_wspx
+	    $(EXAMPLES) tests/bench/bench_wspx \
+	    $(FUZZOBJ) libwspx-fuzz.a $(FUZZ) $(FUZZ:=.fo) tests/fuzz/harness.fo
 	rm -rf tests/model.out
 
 .PHONY: all example example-tools check check-tools check-layout \
 	check-unit check-examples check-cli check-symbols check-headers \
 	check-lib check-model \
-	check-man check-need check-asan check-tsan bench install uninstall \
+	check-man check-need check-asan check-tsan fuzz fuzz-tools fuzz-smoke \
+	bench install uninstall \
 	clean

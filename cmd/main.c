@@ -5,8 +5,8 @@
  *     wspx [OPTIONS] [--] [COMMAND [ARG...]] [::: ARGS... | :::: FILES...]...
  *
  * Options come first; the first word that is not one starts COMMAND, which
- * runs to the first ::: or ::::.  This file also sets the defaults, makes
- * sure fds 0 to 2 are open, and refuses options that cannot be combined.
+ * runs to the first ::: or :::: (options/cmdline.c).  This file makes sure
+ * fds 0 to 2 are open and sends each command where it is done.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +17,8 @@
 
 #include "graph/jobfilecmd.h"
 #include "os/heap.h"
+#include "options/cmdline.h"
 #include "options/options.h"
-#include "options/optvalue.h"
-#include "report/resume.h"
 #include "review/review.h"
 #include "run/run.h"
 #include "util/util.h"
@@ -28,183 +27,6 @@
 /* The heap made present at the start (see os/heap.h): a no-op build of
  * a hundred jobs writes about that much. */
 #define HEAP_PREFAULT ((size_t)1 << 20)
-
-/* What the word w separates: 0 nothing, else SEP_LIST (:::) or SEP_FILES
- * (::::), with SEP_LINKED for :::+ and ::::+ (--arg-sep and
- * --arg-file-sep rename them). */
-enum { SEP_LIST = 1, SEP_FILES = 2, SEP_LINKED = 4 };
-
-static int
-separator(const struct config *c, const char *w)
-{
-	const char *seps[2] = { c->argsep, c->argfilesep };
-	size_t n;
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		n = strlen(seps[k]);
-		if (strncmp(w, seps[k], n) == 0 && (w[n] == '\0' ||
-		    (w[n] == '+' && w[n + 1] == '\0')))
-			return (k == 0 ? SEP_LIST : SEP_FILES) | (w[n] == '+' ?
-			    SEP_LINKED : 0);
-	}
-	return 0;
-}
-
-/* COMMAND from argv[i], then the ::: and :::: sources. */
-static void
-parsecommand(struct config *c, int argc, char **argv, int i)
-{
-	struct srcspec *s = NULL;
-	const char *typed;
-	int sep;
-	bool linked;
-
-	for (c->command = &argv[i]; i < argc && !separator(c, argv[i]); i++)
-		c->ncommand++;
-	while (i < argc) {
-		typed = argv[i];
-		sep = separator(c, typed);
-		linked = (sep & SEP_LINKED) != 0 && c->nsrc > 0;
-		if (sep & SEP_LIST) {
-			addsource(c, SRC_LIST, NULL, typed);
-			s = &c->src[c->nsrc - 1];
-			s->items = &argv[i + 1];
-			s->linked = linked;
-		}
-		for (i++; i < argc && !separator(c, argv[i]); i++) {
-			if (sep & SEP_LIST) {
-				s->n++;
-				continue;
-			}
-			/* (::::+ links every file after it) */
-			addsource(c, SRC_FILE, argv[i], typed);
-			c->src[c->nsrc - 1].linked = linked;
-			linked = (sep & SEP_LINKED) != 0;
-		}
-	}
-}
-
-static void
-conflict(const char *what, const char *why)
-{
-	badusage("%s cannot be combined: %s", what, why);
-}
-
-/* --pipe and --pipepart: what they read, and what goes with them. */
-static void
-checkpipe(struct config *c)
-{
-	size_t i;
-
-	if (c->pipepart)
-		c->pipe = true;
-	if (c->blockparts > 0 && !c->pipepart)
-		conflict("--block -N without --pipepart", "only --pipepart "
-		    "knows the input's size");
-	if (!c->pipe) {
-		if (c->roundrobin || c->cat || c->fifo || c->header != NULL)
-			badusage("%s needs --pipe or --pipepart",
-			    c->roundrobin ? "--round-robin" : c->cat ?
-			    "--cat" : c->fifo ? "--fifo" : "--header");
-		return;
-	}
-	if (c->ncommand == 0)
-		conflict("--pipe without a command", "the blocks need a "
-		    "command to read them");
-	for (i = 0; i < c->nsrc; i++)
-		if (c->src[i].kind != SRC_FILE)
-			conflict("--pipe and ::: arguments", "--pipe reads "
-			    "stdin or one -a FILE");
-	if (c->nsrc > 1)
-		conflict("--pipe and several input files", "--pipe reads "
-		    "stdin or one -a FILE");
-	if (c->pipepart && (c->nsrc == 0 || strcmp(c->src[0].path, "-") == 0))
-		conflict("--pipepart without -a FILE", "--pipepart reads the "
-		    "parts of a file it can seek in");
-	if (c->cat && c->fifo)
-		conflict("--cat and --fifo", "{} is either a file or a FIFO");
-	if (c->pipepart && (c->maxlines > 0 || c->maxreplset))
-		conflict("--pipepart and -L or -N", "a part is found by its "
-		    "size");
-	if (c->roundrobin && c->cat)
-		conflict("--round-robin and --cat", "a job's file would have "
-		    "to hold all its blocks before it starts");
-	if (c->skipblank)
-		conflict("--pipe and -r", "blocks go to the jobs as they "
-		    "are");
-	if (c->roundrobin && c->retries > 0)
-		conflict("--round-robin and --retries", "a job's blocks are "
-		    "not kept");
-	if (c->multi != MULTI_NONE || c->maxargsset || c->link)
-		conflict("--pipe and -m, -X, --xargs, -n or --link", "a job's "
-		    "input is its block");
-}
-
-/* -S and --slurm: one place to run the jobs, and what needs a host. */
-static void
-checkremote(struct config *c)
-{
-	const struct remoteconf *rc = &c->remote;
-	bool ssh = rc->hosts.n > 0;
-
-	if (ssh && rc->slurm)
-		conflict("-S and --slurm", "jobs run on the hosts or as Slurm "
-		    "steps");
-	if ((ssh || rc->slurm) && c->pipe)
-		conflict("--pipe and -S or --slurm", "remote jobs get no "
-		    "stdin of wspx's");
-	if (!ssh && (rc->ntransfer > 0 || rc->nret > 0 || rc->cleanup)) {
-		fatal("%s needs -S (see " PROGNAME " --help)",
-		    rc->ntransfer > 0 ? "--transfer-file" : rc->nret > 0 ?
-		    "--return" : "--cleanup");
-	}
-	if (!rc->slurm && (rc->partition != NULL || rc->slurmargs != NULL ||
-	    rc->slurmcpus > 0)) {
-		fatal("%s needs --slurm (see " PROGNAME " --help)",
-		    rc->partition != NULL ? "--slurm-partition" :
-		    rc->slurmargs != NULL ? "--slurm-args" : "--slurm-cpus");
-	}
-}
-
-/* How many records a job takes, and whether -X's context replacement is
- * on: -X, -N, or -L without -m or --xargs, as in GNU parallel. */
-static void
-manyperjob(struct config *c)
-{
-	bool multi = c->multi == MULTI_M || c->multi == MULTI_XARGS;
-
-	c->context = !c->pipe && (c->multi == MULTI_X || c->maxreplset ||
-	    (c->maxlines > 0 && !multi));
-	if (c->pipe)
-		return;
-	if (c->maxreplset)
-		c->maxargs = c->maxrepl > 0 ? c->maxrepl : 1;
-	else if (!c->maxargsset && c->maxlines > 0)
-		c->maxargs = c->maxlines;
-	else if (!c->maxargsset && c->multi != MULTI_NONE)
-		c->maxargs = 0;		/* as many as fit */
-}
-
-static void
-defaults(struct config *c)
-{
-	const char *e;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	memset(c, 0, sizeof(*c));
-	c->delim = '\n';
-	c->maxargs = 1;
-	c->jobs = cpus > 0 ? (unsigned)cpus : 1;
-	c->mode = WSPX_OUT_GROUP;
-	c->termtimeout = 2;
-	c->interval = 5;
-	c->total = -1;
-	c->argsep = ":::";
-	c->argfilesep = "::::";
-	c->block = 1024 * 1024;
-	c->tmpdir = (e = getenv("TMPDIR")) != NULL && *e != '\0' ? e : "/tmp";
-}
 
 /* Put /dev/null on whichever of fds 0, 1 and 2 is closed (as by 2>&-), so
  * that no file wspx opens takes that number: output meant for stderr
@@ -223,16 +45,6 @@ stdfds(void)
 			_exit(EXIT_USAGE);
 }
 
-/* The lists of -S, --env, --transfer-file and --return. */
-static void
-freeremote(struct remoteconf *rc)
-{
-	hosts_free(&rc->hosts);
-	free(rc->env);
-	free(rc->transfer);
-	free(rc->ret);
-}
-
 /* A command for job files (run, check, list, graph) at argv[first]: its
  * words (FILE, jobs, NAME=value) with options anywhere among them, as
  * make and ninja take theirs (`wspx run jobs.yaml --force`); after --,
@@ -240,27 +52,12 @@ freeremote(struct remoteconf *rc)
 static int
 jobfile(struct config *c, int argc, char **argv, int first)
 {
-	char **words = xcalloc((size_t)argc + 1, sizeof(*words));
-	size_t n = 0;
-	int i, dd, status;
+	size_t n;
+	char **words = cmdline_jobfile(c, argc, argv, first, &n);
+	int status = jobfile_main(c, argv[first], words, n);
 
-	c->jobfilecmd = true;	/* (for its --help) */
-	for (dd = first + 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
-		;
-	for (i = first + 1; i < dd;) {
-		if (argv[i][0] != '-' || argv[i][1] == '\0') {
-			words[n++] = argv[i++];
-			continue;
-		}
-		/* (options_parse() takes its argv[0] for the program's
-		 * name, and stops at the next word) */
-		i += options_parse(c, dd - i + 1, argv + i - 1) - 1;
-	}
-	for (i = dd + 1; i < argc; i++)
-		words[n++] = argv[i];
-	status = jobfile_main(c, argv[first], words, n);
 	free(words);
-	freeremote(&c->remote);
+	config_free(c);
 	return status;
 }
 
@@ -269,11 +66,10 @@ main(int argc, char **argv)
 {
 	struct config c;
 	int status, first;
-	size_t i;
 
 	wspx__heap_prefault(HEAP_PREFAULT);
 	stdfds();
-	defaults(&c);
+	config_defaults(&c);
 	first = options_parse(&c, argc, argv);
 	/* (wspx report FILE: a command of its own, with options of its
 	 * own; -- report runs a program named report) */
@@ -287,46 +83,8 @@ main(int argc, char **argv)
 	if (first < argc && first > 0 && jobfile_command(argv[first]) &&
 	    strcmp(argv[first - 1], "--") != 0)
 		return jobfile(&c, argc, argv, first);
-	parsecommand(&c, argc, argv, first);
-	if (c.json || c.quiet || c.watch || c.explain)
-		badusage("%s is for job files (see " PROGNAME "(5))", c.json ?
-		    "--json" : c.quiet ? "--quiet" : c.watch ? "--watch" :
-		    "--explain");
-	if (c.mode == WSPX_OUT_UNGROUP && c.keep)
-		conflict("-u and -k", "ungrouped output has no order");
-	if (c.mode == WSPX_OUT_UNGROUP && (c.tag || c.tagstring != NULL))
-		conflict("-u and --tag or --tagstring", "ungrouped output "
-		    "cannot be tagged");
-	if (c.resume != RESUME_NONE && c.joblog == NULL)
-		badusage("%s needs --joblog FILE: the joblog of the run to "
-		    "resume", resume_option(c.resume));
-	if (c.resume == RETRY_FAILED) {
-		/* the commands are the joblog's, as in GNU parallel */
-		c.command = NULL;
-		c.ncommand = 0;
-	}
-	checkpipe(&c);
-	checkremote(&c);
-	manyperjob(&c);
-	if (c.files && c.mode == WSPX_OUT_UNGROUP)
-		conflict("--files and -u", "ungrouped output is not kept in "
-		    "files");
-	if (c.files && c.results != NULL)
-		conflict("--files and --results", "each keeps the jobs' "
-		    "output in files of its own");
-	if (c.nsrc == 0)
-		addsource(&c, SRC_FILE, "-", NULL);
-	for (i = 1; c.link && i < c.nsrc; i++)
-		c.src[i].linked = true;
-	if (!c.trimset && c.hascolsep)
-		c.trim = TRIM_BOTH;	/* "--colsep implies --trim rl" */
+	cmdline_finish(&c, argc, argv, first);
 	status = run(&c);
-	if (c.hascolsep)
-		regfree(&c.colsep);
-	while (c.nsrc > 0)
-		free(c.src[--c.nsrc].opt);
-	free(c.src);
-	free(c.tagstring);
-	freeremote(&c.remote);
+	config_free(&c);
 	return status;
 }

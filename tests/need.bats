@@ -105,6 +105,17 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gcc pr
 	[ "$output" = "installing for make check: libc6-dev" ]
 }
 
+@test "libFuzzer, which clang links only once its runtime is there" {
+	stub clang '[ -x installed/libclang-rt-dev ] && cat > /dev/null'
+	CC=clang STUB_UID=0 run /bin/sh "$NEED" 'make fuzz' clang libFuzzer
+	[ "$status" -eq 0 ]
+	[ "$output" = "installing for make fuzz: libclang-rt-dev" ]
+	rm installed/libclang-rt-dev
+	CC=clang run /bin/sh "$NEED" 'make fuzz' libFuzzer
+	[ "$status" -eq 1 ]
+	[ "$output" = "make fuzz needs: libclang-rt-dev; install them with: sudo apt-get install -y libclang-rt-dev" ]
+}
+
 @test "sudo -n that works: the same, through sudo" {
 	STUB_SUDO=ok need spin
 	[ "$status" -eq 0 ]

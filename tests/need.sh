@@ -21,10 +21,19 @@ shift
 
 # have NAME: whether the command or header NAME is there.  Headers are
 # checked apart: gcc installed without its Recommends has no libc headers.
+# libFuzzer is clang's fuzzing runtime, which Debian ships apart from
+# clang (a Recommends): $CC must link a fuzz target.
 have() {
 	case $1 in
 	*.h)	printf '#include <%s>\n' "$1" |
 		    ${CC:-cc} -E -x c - >/dev/null 2>&1 ;;
+	libFuzzer)
+		printf '%s\n' '#include <stddef.h>' \
+		    'int LLVMFuzzerTestOneInput(const char *d, size_t n);' \
+		    'int LLVMFuzzerTestOneInput(const char *d, size_t n)' \
+		    '{ return d == NULL && n > 0; }' |
+		    ${CC:-cc} -fsanitize=fuzzer -x c -o /dev/null - \
+		    >/dev/null 2>&1 ;;
 	*)	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ;;
 	esac
 }
@@ -45,6 +54,7 @@ pkgof() {
 	munged) echo munge ;;
 	xmllint) echo libxml2-utils ;;
 	rsvg-convert) echo librsvg2-bin ;;
+	libFuzzer) echo libclang-rt-dev ;;
 	*) echo "$1" ;;
 	esac
 }

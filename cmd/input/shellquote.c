@@ -3,8 +3,8 @@
  * leaves to a program and what needs a shell, and the quoting that makes
  * any value one word of data for the shell that runs the line.  POSIX
  * shells take a value in single quotes, with each quote as '\''; fish
- * reads backslashes inside them; csh and tcsh read ! and a newline there,
- * which are escaped.
+ * reads backslashes inside them, and outside them expands a word %self;
+ * csh and tcsh read ! and a newline there, which are escaped.
  */
 #include "shellquote.h"
 
@@ -132,15 +132,27 @@ shell_kind(const char *path)
 	    SHELL_CSH : SHELL_POSIX;
 }
 
+/* Whether s goes into a line as it is: all safe characters, and for fish
+ * no '%' first, since fish expands a word "%self" to its process id. */
+static bool
+bare(const char *s, enum shellkind kind)
+{
+	const char *p;
+
+	if (*s == '\0' || (kind == SHELL_FISH && *s == '%'))
+		return false;
+	for (p = s; *p != '\0' && safechar(*p); p++)
+		;
+	return *p == '\0';
+}
+
 void
 quote(struct buf *b, const char *s, enum shellkind kind)
 {
 	const char *p;
 
-	for (p = s; *p != '\0' && safechar(*p); p++)
-		;
-	if (*s != '\0' && *p == '\0') {
-		bufadd(b, s, (size_t)(p - s));
+	if (bare(s, kind)) {
+		bufadds(b, s);
 		return;
 	}
 	bufaddc(b, '\'');
@@ -181,10 +193,8 @@ quote_len(const char *s, enum shellkind kind)
 	const char *p;
 	size_t n = 2;
 
-	for (p = s; *p != '\0' && safechar(*p); p++)
-		;
-	if (*s != '\0' && *p == '\0')
-		return (size_t)(p - s);
+	if (bare(s, kind))
+		return strlen(s);
 	for (p = s; *p != '\0'; p++)
 		n += *p == '\'' ? (kind == SHELL_FISH ? 2 : 4) : *p == '\\' &&
 		    kind == SHELL_FISH ? 2 : (*p == '!' || *p == '\n') &&

@@ -2,8 +2,12 @@
  * Resuming from a joblog (see resume.h).  A job counts as done for
  * --resume when the joblog has any row of it, and for --resume-failed and
  * --retry-failed when one of its rows (one per attempt) shows success:
- * Exitval 0 and Signal 0.  A bit per sequence number says which are done;
- * --retry-failed keeps the last command logged for each job.
+ * Exitval 0 and Signal 0.  The rows are kept as they are read, then
+ * sorted by sequence number and merged into one entry per job, looked up
+ * by binary search: what a joblog costs is in proportion to its rows,
+ * whatever numbers they hold (a map indexed by sequence number would
+ * take gigabytes for a single row of job 4000000000).  --retry-failed
+ * keeps the last command logged for each job.
  */
 #include "resume.h"
 
@@ -14,65 +18,87 @@
 #include "exec/joblog.h"
 #include "util/util.h"
 
-/* Sequence numbers past this are refused: the bitmap would not fit. */
+/* Sequence numbers past this are refused: no run numbers its jobs so
+ * far, so such a row is a damaged file's. */
 #define MAXSEQ	(1ull << 32)
+
+/* A job of the joblog: while reading, a row of it. */
+struct logged {
+	uint64_t seq;
+	size_t row;		/* the row's place in the file: the later
+				 * row's command is the job's */
+	bool done;
+	char *command;		/* its last command (--retry-failed) */
+};
 
 struct resume {
 	enum resumemode mode;
-	unsigned char *done;	/* bit seq: done */
-	unsigned char *seen;	/* bit seq: has a row (--retry-failed) */
-	char **command;		/* [seq]: its last command (--retry-failed) */
-	uint64_t cap;		/* bits in done and seen */
+	struct logged *v;	/* by seq once loaded, one per job */
+	size_t n, cap;
 	uint64_t ndone;
-	uint64_t next;		/* resume_next(): the seq to look at */
+	size_t next;		/* resume_next(): the entry to look at */
 };
-
-static bool
-bit(const unsigned char *v, uint64_t cap, uint64_t i)
-{
-	return v != NULL && i < cap && (v[i / 8] >> (i % 8)) & 1;
-}
-
-/* Make room for seq in the maps. */
-static void
-grow(struct resume *r, uint64_t seq)
-{
-	uint64_t cap = r->cap ? r->cap : 1024;
-
-	if (seq < r->cap)
-		return;
-	while (cap <= seq)
-		cap *= 2;
-	r->done = xrealloc(r->done, cap / 8);
-	memset(r->done + r->cap / 8, 0, (cap - r->cap) / 8);
-	r->seen = xrealloc(r->seen, cap / 8);
-	memset(r->seen + r->cap / 8, 0, (cap - r->cap) / 8);
-	if (r->mode == RETRY_FAILED) {
-		r->command = xrealloc(r->command, cap * sizeof(char *));
-		memset(r->command + r->cap, 0, (cap - r->cap) * sizeof(char *));
-	}
-	r->cap = cap;
-}
 
 static int
 addrow(void *ctx, const struct wspx__joblog_row *row)
 {
 	struct resume *r = ctx;
-	bool ok = row->exitval == 0 && row->signal == 0;
+	struct logged *l;
 
 	if (row->seq >= MAXSEQ)
 		return -ERANGE;
-	grow(r, row->seq);
-	r->seen[row->seq / 8] |= (unsigned char)(1u << (row->seq % 8));
-	if ((ok || r->mode == RESUME) && !bit(r->done, r->cap, row->seq)) {
-		r->done[row->seq / 8] |= (unsigned char)(1u << (row->seq % 8));
-		r->ndone++;
+	if (r->n == r->cap) {
+		r->cap = r->cap != 0 ? r->cap * 2 : 256;
+		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
-	if (r->mode == RETRY_FAILED) {
-		free(r->command[row->seq]);
-		r->command[row->seq] = xstrdup(row->command);
-	}
+	l = &r->v[r->n];
+	l->seq = row->seq;
+	l->row = r->n++;
+	l->done = r->mode == RESUME || (row->exitval == 0 &&
+	    row->signal == 0);
+	l->command = r->mode == RETRY_FAILED ? xstrdup(row->command) : NULL;
 	return 0;
+}
+
+static int
+byjob(const void *a, const void *b)
+{
+	const struct logged *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* By job, then in the order of the file. */
+static int
+byrow(const void *a, const void *b)
+{
+	const struct logged *x = a, *y = b;
+	int c = byjob(a, b);
+
+	return c != 0 ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+/* The rows, sorted, into one entry per job: done if any row is, with
+ * the last row's command. */
+static void
+merge(struct resume *r)
+{
+	size_t i, k = 0;
+
+	if (r->n > 0)
+		qsort(r->v, r->n, sizeof(*r->v), byrow);
+	for (i = 0; i < r->n; i++) {
+		if (k > 0 && r->v[k - 1].seq == r->v[i].seq) {
+			r->v[k - 1].done = r->v[k - 1].done || r->v[i].done;
+			free(r->v[k - 1].command);
+			r->v[k - 1].command = r->v[i].command;
+			continue;
+		}
+		r->v[k++] = r->v[i];
+	}
+	r->n = k;
+	for (i = 0; i < r->n; i++)
+		r->ndone += r->v[i].done;
 }
 
 struct resume *
@@ -83,7 +109,6 @@ resume_load(const char *path, enum resumemode mode, const char *opt)
 	int rc;
 
 	r->mode = mode;
-	r->next = 1;
 	if ((rc = wspx__joblog_read(path, addrow, r, &line)) == -EINVAL)
 		fatal("%s: %s:%zu: not a joblog %s (as --joblog writes: "
 		    "Seq Host Starttime JobRuntime Send Receive Exitval "
@@ -95,24 +120,28 @@ resume_load(const char *path, enum resumemode mode, const char *opt)
 	else if (rc != 0)
 		fatal("%s: cannot read the joblog %s: %s", opt, path,
 		    strerror(-rc));
+	merge(r);
 	return r;
 }
 
 bool
 resume_done(const struct resume *r, uint64_t seq)
 {
-	return bit(r->done, r->cap, seq);
+	struct logged key = { .seq = seq };
+	const struct logged *l = r->n > 0 ? bsearch(&key, r->v, r->n,
+	    sizeof(*r->v), byjob) : NULL;
+
+	return l != NULL && l->done;
 }
 
 bool
 resume_next(struct resume *r, uint64_t *seq, const char **command)
 {
-	for (; r->next < r->cap; r->next++) {
-		if (!bit(r->seen, r->cap, r->next) ||
-		    bit(r->done, r->cap, r->next))
+	for (; r->next < r->n; r->next++) {
+		if (r->v[r->next].done)
 			continue;
-		*seq = r->next++;
-		*command = r->command[*seq];
+		*seq = r->v[r->next].seq;
+		*command = r->v[r->next++].command;
 		return true;
 	}
 	return false;
@@ -134,14 +163,12 @@ resume_option(enum resumemode m)
 void
 resume_free(struct resume *r)
 {
-	uint64_t i;
+	size_t i;
 
 	if (r == NULL)
 		return;
-	for (i = 0; r->command != NULL && i < r->cap; i++)
-		free(r->command[i]);
-	free(r->command);
-	free(r->done);
-	free(r->seen);
+	for (i = 0; i < r->n; i++)
+		free(r->v[i].command);
+	free(r->v);
 	free(r);
 }

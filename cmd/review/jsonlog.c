@@ -227,9 +227,12 @@ jsonlog_trace(const struct logfile *f, struct runlog *rl)
 	free(p.host);
 }
 
-/* An end event of --events. */
+/* An end event of --events, at place at of f.  Its times are Unix
+ * times, made from the earliest start (runlog.c): bounded as a joblog's
+ * are, so that no difference of two overflows to inf. */
 static void
-eventend(struct runlog *rl, const struct wspx__json *e)
+eventend(const struct logfile *f, size_t at, struct runlog *rl,
+    const struct wspx__json *e)
 {
 	const char *name = wspx__json_string(e, "job"),
 	    *host = wspx__json_string(e, "host");
@@ -240,6 +243,9 @@ eventend(struct runlog *rl, const struct wspx__json *e)
 	sp->name = runlog_keep(rl, name != NULL ? name : "");
 	sp->start = wspx__json_number(e, "start", 0);
 	sp->end = wspx__json_number(e, "end", sp->start);
+	if (!(sp->start >= -1e15 && sp->start <= 1e15 && sp->end >= -1e15 &&
+	    sp->end <= 1e15))
+		logfile_bad(f, at, "an event's start or end is out of range");
 	sp->slot = (unsigned)runlog_count(wspx__json_number(e, "slot", 0),
 	    UINT32_MAX);
 	sp->worker = (unsigned)runlog_count(wspx__json_number(e, "worker", 0),
@@ -271,7 +277,7 @@ jsonlog_events(const struct logfile *f, struct runlog *rl)
 			logfile_bad(f, start, "an event needs its \"event\" "
 			    "key");
 		if (strcmp(kind, "end") == 0)
-			eventend(rl, e);
+			eventend(f, start, rl, e);
 		else if (strcmp(kind, "summary") == 0)
 			summary(rl, e);
 		wspx__arena_fini(&a);

@@ -168,7 +168,13 @@ wspx__size_format(uint64_t bytes, char *buf, size_t n)
 		i++;
 		tenths = bytes / u * 10 + (bytes % u * 10 + u / 2) / u;
 	}
-	if (tenths % 10 == 0)
+	/* 16E is one byte more than any uint64_t and would not read
+	 * back: what rounds to it is written in hundredths, rounded down
+	 * (at most 15.99E, within a hundredth) */
+	if (i == 5 && tenths >= 160)
+		snprintf(buf, n, "15.%02uE",
+		    (unsigned)(bytes % u / (u / 100 + 1)));
+	else if (tenths % 10 == 0)
 		snprintf(buf, n, "%" PRIu64 "%c", tenths / 10, units[i]);
 	else
 		snprintf(buf, n, "%" PRIu64 ".%u%c", tenths / 10,

@@ -119,6 +119,15 @@ atleast() {
 	[[ $output == *"--resume needs --joblog"* ]]
 }
 
+@test "--resume: one row of job 4294967295 costs a row, not a map up to it (found by tests/fuzz/joblog)" {
+	printf '%s\n4294967295\t:\t1.0\t1.0\t0\t0\t1\t0\ttrue\n' "$HEADER" > log
+	run maxrss "$WSPX" --resume --joblog log echo ::: a
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ] && [ "${lines[0]}" = a ]
+	[ "${lines[1]}" -lt "$(rsslimit)" ]
+}
+
 @test "--joblog with --dry-run writes no joblog, as GNU parallel" {
 	run "$WSPX" --dry-run --joblog log echo ::: a b
 	[ "$output" = "$(printf 'echo a\necho b')" ]

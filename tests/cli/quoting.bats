@@ -48,6 +48,15 @@ nopwned() {
 	[ ! -e pwned ]
 }
 
+@test "fish: a value %self stays data, not fish's process id (found by tests/fuzz/template)" {
+	command -v fish > /dev/null || skip "no fish"
+	run "$WSPX" -k --shell "$(command -v fish)" echo {} ::: %self %selfx
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' %self %selfx)" ]
+	run "$WSPX" --dry-run --shell fish echo {} ::: %self
+	[ "$output" = "echo '%self'" ]
+}
+
 @test "quoting follows the shell: bash, dash, and fish or csh if present" {
 	hostile
 	for sh in bash dash fish csh tcsh; do

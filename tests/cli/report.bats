@@ -320,6 +320,12 @@ PY
 	echo "$output"
 	[ "$status" -eq 0 ]
 	xmllint --noout odd.svg
+	# events whose times are too far apart for their difference (found
+	# by tests/fuzz/runlog)
+	printf '{"event": "end", "seq": 1, "slot": 1, "start": -1.7e308, "end": -1.7e308, "exit": 0}\n{"event": "end", "seq": 2, "slot": 1, "start": 1.7e308, "exit": 0}\n' > far.jsonl
+	run "$WSPX" report --svg far.svg far.jsonl
+	[ "$status" -eq 255 ]
+	grep -qx "wspx: report: far.jsonl:1:1: an event's start or end is out of range" <<< "$output"
 	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n1\t:\tnan\t1\t0\t0\t0\t0\tx\n' > log
 	run "$WSPX" report log
 	[ "$status" -eq 255 ]

@@ -1,0 +1,29 @@
+/*
+ * The command line after the options (cmdline.c): COMMAND and its
+ * sources, the defaults, the options that cannot be combined.
+ */
+#ifndef WSPX_CMDLINE_H
+#define WSPX_CMDLINE_H
+
+#include <stddef.h>
+
+struct config;
+
+/* c's defaults, before any option. */
+void config_defaults(struct config *c);
+
+/* After options_parse(): COMMAND and its sources from argv[first], then
+ * the checks that need every option.  A usage error exits 255. */
+void cmdline_finish(struct config *c, int argc, char **argv, int first);
+
+/* The words of a job file's command at argv[first] (run, check, list,
+ * graph): FILE, jobs and NAME=value, with the options among them applied
+ * to c; after "--" words only.  The array is malloc'd (the words are
+ * argv's); *nwords is their count. */
+char **cmdline_jobfile(struct config *c, int argc, char **argv, int first,
+    size_t *nwords);
+
+/* Free what the options and cmdline_finish() allocated in c. */
+void config_free(struct config *c);
+
+#endif /* WSPX_CMDLINE_H */
