@@ -342,7 +342,7 @@ FUZZ_WRAP = -Wl,--wrap=exit,--wrap=malloc,--wrap=calloc,--wrap=realloc \
 	-Wl,--wrap=closedir
 FUZZ = tests/fuzz/joblog tests/fuzz/options tests/fuzz/runlog \
 	tests/fuzz/sshlogin tests/fuzz/statefile tests/fuzz/template \
-	tests/fuzz/values
+	tests/fuzz/values tests/fuzz/jobfile tests/fuzz/records tests/fuzz/pipe
 FUZZOBJ = $(LIBOBJ:.o=.fo) $(CMDLIBOBJ:.o=.fo)
 
 .c.fo:

@@ -564,8 +564,10 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd,
 	cmd->argv = argvfor(jj, &sh, lang, run.s + (gr->c->remote.hosts.n >
 	    0 ? 7 : 0), &shelled);
 	free(j->progpath);
-	j->progpath = shelled ? NULL : graphcmd_findprog(getvar(j->envp,
-	    "PATH"), j->dir, cmd->argv[0]);
+	/* (a dry run starts nothing: no program to look for, along a
+	 * PATH of the file's as long as it likes, for each leg) */
+	j->progpath = shelled || gr->c->dryrun ? NULL :
+	    graphcmd_findprog(getvar(j->envp, "PATH"), j->dir, cmd->argv[0]);
 	cmd->file = j->progpath;
 	j->cj.cmdtext = buftake(&show);
 	if (gr->c->remote.hosts.n > 0) {

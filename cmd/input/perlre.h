@@ -13,9 +13,15 @@
  * splits at TABs as it does with GNU parallel.  Returns a new string. */
 char *perlre_posix(const char *re);
 
+/* The most copies of what its repetitions repeat that an expression may
+ * make regcomp() build (see perlre.c): one repetition at the C library's
+ * bound (RE_DUP_MAX, 32767) and the rest of the expression fit. */
+#define PERLRE_MAXCOPIES 65536
+
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;
- * rx is then not to be freed). */
+ * rx is then not to be freed): REG_ESPACE, not compiled, if it would make
+ * more than PERLRE_MAXCOPIES copies. */
 int perlre_compile(regex_t *rx, const char *re, int flags, char *err,
     size_t n);
 

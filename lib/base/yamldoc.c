@@ -43,6 +43,9 @@ struct loader {
 	struct wspx__diag *d;
 	const unsigned char *buf;	/* the whole input */
 	size_t len;
+	size_t breaks;			/* its line breaks */
+	unsigned lastcol;		/* the column after its last line's
+					 * text */
 	struct frame *frames;
 	size_t nframes, capframes;
 	struct wspx__ynode **vals;	/* finished children of open nodes */
@@ -73,16 +76,68 @@ reserve(void *v, size_t *cap, size_t n, size_t size)
 	return v;
 }
 
+/* The length of the line break at b[i..len): \r\n, \n, \r, or UTF-8's
+ * NEL, LS or PS, as libyaml takes them; 0 if none is there. */
+static size_t
+linebreak(const unsigned char *b, size_t len, size_t i)
+{
+	if (b[i] == '\r')
+		return i + 1 < len && b[i + 1] == '\n' ? 2 : 1;
+	if (b[i] == '\n')
+		return 1;
+	if (b[i] == 0xc2 && i + 1 < len && b[i + 1] == 0x85)
+		return 2;
+	if (b[i] == 0xe2 && i + 2 < len && b[i + 1] == 0x80 &&
+	    (b[i + 2] == 0xa8 || b[i + 2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+/* The input's line breaks, and the column after the text of its last
+ * line, for markplace(). */
+static void
+countlines(struct loader *l)
+{
+	size_t i, k, last = 0;
+
+	for (i = 0; i < l->len; i += k > 0 ? k : 1)
+		if ((k = linebreak(l->buf, l->len, i)) > 0) {
+			l->breaks++;
+			last = i + k;
+		}
+	for (l->lastcol = 1, i = last; i < l->len; i++)
+		l->lastcol += (l->buf[i] & 0xc0) != 0x80;
+}
+
+/* The place of libyaml's mark m, 1-based.  At the end of a file whose
+ * last line has no line break, libyaml has started a line of its own
+ * after it: the place is the end of that last line instead, not a line
+ * the file does not have. */
+static void
+markplace(const struct loader *l, const yaml_mark_t *m, unsigned *line,
+    unsigned *col)
+{
+	*line = (unsigned)m->line + 1;
+	*col = (unsigned)m->column + 1;
+	if (m->column == 0 && m->line == l->breaks + 1) {
+		*line = (unsigned)m->line;
+		*col = l->lastcol;
+	}
+}
+
 /* Count n more nodes of the expanded document, the last at m. */
 static int
 expand(struct loader *l, size_t n, const yaml_mark_t *m)
 {
+	unsigned line, col;
+
 	/* No overflow: count was within the bound, and so was n, the size
 	 * of an anchor's node, when that node ended. */
 	l->count += n;
 	if (l->count <= WSPX__YAML_MAX_EXPANDED)
 		return 0;
-	wspx__diag_add(l->d, m->line + 1, m->column + 1, l->aliased ?
+	markplace(l, m, &line, &col);
+	wspx__diag_add(l->d, line, col, l->aliased ?
 	    "aliases expand the document past %u nodes (an alias bomb?)" :
 	    "the document has more than %u nodes", WSPX__YAML_MAX_EXPANDED);
 	return -EINVAL;
@@ -111,11 +166,12 @@ checkkey(struct loader *l, struct frame *f)
 	size_t i = l->nvals - 1;
 	struct wspx__strtab_entry *e;
 
+	/* (an error that ends the reading: the tree is walked with every
+	 * key a string, and this one has none) */
 	if (key->kind != WSPX__YSCALAR) {
 		wspx__diag_add(l->d, key->line, key->col,
 		    "a key must be a plain string");
-		l->invalid = true;
-		return 0;
+		return -EINVAL;
 	}
 	if (i - f->base < 2 * SMALLMAP) {
 		for (k = NULL, i = f->base; i < l->nvals - 1 && k == NULL;
@@ -218,8 +274,7 @@ newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
 		return NULL;
 	memset(n, 0, sizeof(*n));
 	n->kind = kind;
-	n->line = (unsigned)m->line + 1;
-	n->col = (unsigned)m->column + 1;
+	markplace(l, m, &n->line, &n->col);
 	n->tag = s;
 	return n;
 }
@@ -433,6 +488,7 @@ syntaxerr(struct loader *l)
 	const yaml_mark_t *pm = &p->problem_mark, *cm = &p->context_mark;
 	const char *problem = p->problem != NULL ? p->problem :
 	    "syntax error";
+	unsigned line, col;
 
 	if (p->error == YAML_MEMORY_ERROR)
 		return -ENOMEM;
@@ -444,14 +500,14 @@ syntaxerr(struct loader *l)
 		    "YAML indents with spaces only");
 		return -EINVAL;
 	}
+	markplace(l, pm, &line, &col);
 	if (p->context != NULL &&
 	    (cm->line != pm->line || cm->column != pm->column))
-		wspx__diag_add(l->d, pm->line + 1, pm->column + 1,
-		    "%s (%s that started at %u:%u)", problem, p->context,
-		    (unsigned)cm->line + 1, (unsigned)cm->column + 1);
+		wspx__diag_add(l->d, line, col, "%s (%s that started at "
+		    "%u:%u)", problem, p->context, (unsigned)cm->line + 1,
+		    (unsigned)cm->column + 1);
 	else
-		wspx__diag_add(l->d, pm->line + 1, pm->column + 1, "%s",
-		    problem);
+		wspx__diag_add(l->d, line, col, "%s", problem);
 	return -EINVAL;
 }
 
@@ -569,6 +625,7 @@ wspx__yamldoc_read(struct wspx__yamldoc *doc, FILE *f, struct wspx__diag *d)
 		return -ENOMEM;
 	}
 	l.buf = buf;
+	countlines(&l);
 	yaml_parser_set_input_string(&l.parser, buf, l.len);
 	if ((rc = parse(&l)) == 0 && l.invalid)
 		rc = -EINVAL;

@@ -65,7 +65,8 @@ struct wspx__yamldoc {
 
 /* Read one YAML document from f (named file in messages).  Returns 0 and
  * fills doc, or -EINVAL with the errors added to d (a syntax error ends
- * the reading: libyaml cannot go on past it; duplicate keys do not), or
+ * the reading: libyaml cannot go on past it; so does a key that is not a
+ * string, which the tree never holds; duplicate keys do not), or
  * -ENOMEM, or -EIO (errno's text added to d).  A stream of more than one
  * document is an error.  doc must be finished with _fini either way. */
 int wspx__yamldoc_read(struct wspx__yamldoc *doc, FILE *f,

@@ -60,6 +60,13 @@ readdims(const struct wspx__ynode *m, struct dims *dm, struct wspx__diag *d)
 		v = m->items[2 * i + 1];
 		if (isspecial(k->str))
 			continue;
+		/* (a leg's name, job[=v], could not pick it) */
+		if (k->len == 0) {
+			wspx__diag_add(d, k->line, k->col, "a matrix key "
+			    "cannot be empty");
+			ok = false;
+			continue;
+		}
 		if (v->kind != WSPX__YSEQ || v->n == 0) {
 			wspx__diag_add(d, v->line, v->col, "matrix key '%s' "
 			    "needs a non-empty list of values", k->str);
@@ -162,6 +169,12 @@ checkentries(const struct wspx__ynode *list, const struct dims *dm,
 				wspx__diag_add(d, e->items[2 * j + 1]->line,
 				    e->items[2 * j + 1]->col, "a matrix value "
 				    "must be a string or a number");
+				ok = false;
+			}
+			if (!exclude && e->items[2 * j]->len == 0) {
+				wspx__diag_add(d, e->items[2 * j]->line,
+				    e->items[2 * j]->col, "a matrix key "
+				    "cannot be empty");
 				ok = false;
 			}
 			for (known = false, k = 0; k < dm->n; k++)

@@ -277,9 +277,11 @@ heredoc(struct scanner *sc, size_t i)
 		return i;
 	}
 	/* (skipping to the end of the word skipped an expression in it) */
-	if (sc->xstart < i)
+	if (sc->xstart < i) {
+		free(d);
 		return fail(sc, sc->xstart, "stands in a here-document's "
 		    "delimiter");
+	}
 	h->wend = i;
 	h->delim = d;
 	h->dlen = k;

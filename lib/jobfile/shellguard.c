@@ -47,15 +47,19 @@ namechar(char c)
 
 /* The end of the guarded place that opens at s[i] for POSIX sh (0 if
  * none does): arithmetic from a ((, a subscript or $[...] from a [ after
- * a name, a '(' or a '$'. */
+ * a name, a '(' or a '$'.  reach[0] and reach[1] are the furthest ends of
+ * the (( and [ places found so far: one that opens inside a place of its
+ * own kind ends inside it too (it counts from a depth below the outer
+ * one's), and is not scanned again, which made a run of (( or a[
+ * quadratic. */
 static size_t
-guardend(const char *s, size_t n, size_t i)
+guardend(const char *s, size_t n, size_t i, size_t reach[2])
 {
-	if (s[i] == '(' && i + 1 < n && s[i + 1] == '(')
-		return spanend(s, n, i + 2, '(', ')', 2);
+	if (s[i] == '(' && i + 1 < n && s[i + 1] == '(' && i >= reach[0])
+		return reach[0] = spanend(s, n, i + 2, '(', ')', 2);
 	if (s[i] == '[' && i > 0 && (s[i - 1] == '$' || s[i - 1] == '(' ||
-	    namechar(s[i - 1])))
-		return spanend(s, n, i + 1, '[', ']', 1);
+	    namechar(s[i - 1])) && i >= reach[1])
+		return reach[1] = spanend(s, n, i + 1, '[', ']', 1);
 	return 0;
 }
 
@@ -64,7 +68,7 @@ wspx__shellguard_check(const char *s, size_t n, enum wspx__shlang lang,
     size_t *at, const char **why)
 {
 	struct wspx__jfexpr e;
-	size_t pos = 0, i = 0, reach = 0, end;
+	size_t pos = 0, i = 0, reach = 0, end, kinds[2] = { 0, 0 };
 	bool heredoc = false;
 
 	/* One pass: the text before each expression is looked at once,
@@ -74,7 +78,7 @@ wspx__shellguard_check(const char *s, size_t n, enum wspx__shlang lang,
 			heredoc |= s[i] == '<' && i + 1 < e.start &&
 			    s[i + 1] == '<';
 			if (lang == WSPX__SH_POSIX && (end = guardend(s, n,
-			    i)) > reach)
+			    i, kinds)) > reach)
 				reach = end;
 		}
 		if (lang == WSPX__SH_CSH && heredoc) {

@@ -182,3 +182,19 @@ load helper
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--trim needs a value"* ]]
 }
+
+@test "a regex whose repetitions multiply past 65536 copies is refused, not compiled for minutes (found by tests/fuzz/pipe)" {
+	run "$WSPX" --colsep '(a{1,99}){1,99}{1,99}' echo ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--colsep"*"too complex"* ]]
+	run "$WSPX" --pipe --regexp --recstart 'x{1,300}{1,300}' cat < /dev/null
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--recstart"*"too complex"* ]]
+	run "$WSPX" --pipe --header '(a{1,999}){1,999}' cat < /dev/null
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--header"*"too complex"* ]]
+	# one repetition at the C library's own bound is taken
+	run "$WSPX" --colsep 'a{1,32767}' echo ::: xay
+	[ "$status" -eq 0 ]
+	[ "$output" = "x y" ]
+}

@@ -122,3 +122,51 @@ Y
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--joblog no-such-log: No such file or directory"* ]]
 }
+
+# The findings of tests/fuzz/jobfile, each with its input in
+# tests/fuzz/corpus/jobfile/finding-*.
+
+@test "a key that is not a string is an error at its place, not a crash" {
+	printf 'jobs:\n  a: {run: "true"}\n? [x]\n: y\n' > jobs.yaml
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	[ "$output" = "jobs.yaml:3:3: a key must be a plain string" ]
+}
+
+@test "an error at the end of a file without a last newline is on its last line" {
+	printf -- '---' > jobs.yaml
+	run "$WSPX" check jobs.yaml
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == "jobs.yaml:1:4: "* ]]
+	printf 'jobs:\n  a: {run: "x"' > jobs.yaml
+	run "$WSPX" check jobs.yaml
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == "jobs.yaml:2:15: "* ]]
+}
+
+@test "an expression in a quoted here-document delimiter is one error, and nothing leaks" {
+	printf '%s\n' 'jobs:' '  j:' '    matrix: {x: [1]}' \
+	    "    run: \"cat <<'E\${{ matrix.x }}'\\nx\\nE\"" > jobs.yaml
+	run "$WSPX" check jobs.yaml
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "jobs.yaml:4:"* ]]
+}
+
+@test "an empty matrix key is refused: its legs could not be named" {
+	printf 'jobs:\n  j: {matrix: {"": [1, 2]}, run: "true"}\n' > jobs.yaml
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	[ "$output" = "jobs.yaml:2:16: a matrix key cannot be empty" ]
+}
+
+@test "a megabyte of (( before an expression is checked in one pass" {
+	# (each place was scanned again to its end: hours for this file)
+	python3 -c 'import sys; sys.stdout.write("jobs:\n  j:\n    matrix: {x: [1]}\n    run: \"" + "((" * 500000 + "${{ matrix.x }}\"\n")' > jobs.yaml
+	run timeout 100 "$WSPX" check jobs.yaml
+	echo "${output:0:300}"
+	[ "$status" -ne 124 ]
+}

@@ -468,7 +468,10 @@ fz_file(const uint8_t *data, size_t size)
 		snprintf(path, sizeof(path), "%s/in", dir);
 		atexit(removefile);
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* (a new file, not the old one cut short: on a disk, truncating
+	 * a file that was just written forces it out, a write per input) */
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
 		abort();
 	close(fd);
