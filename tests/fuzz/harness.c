@@ -444,6 +444,69 @@ fz_freewords(char **w)
 	__real_free(w);
 }
 
+unsigned
+fz_byte(struct fz_reader *r)
+{
+	return r->at < r->n ? r->p[r->at++] : 0;
+}
+
+char *
+fz_next(struct fz_reader *r)
+{
+	size_t len = strnlen((const char *)r->p + r->at, r->n - r->at);
+	char *s = __real_strndup((const char *)r->p + r->at, len);
+
+	r->at += len + (r->at + len < r->n);
+	return s;
+}
+
+uint8_t *
+fz_repeat(const uint8_t *p, size_t n, unsigned e, size_t *len)
+{
+	uint8_t *r = __real_malloc(n << e ? n << e : 1);
+	size_t i;
+
+	if (r == NULL)
+		abort();
+	for (i = 0; i < ((size_t)1 << e); i++)
+		memcpy(r + i * n, p, n);
+	*len = n << e;
+	return r;
+}
+
+void
+fz_arg(struct fz_argv *a, const char *word)
+{
+	if (a->n < FZ_MAXARGV)
+		a->w[a->n++] = __real_strdup(word);
+	a->w[a->n] = NULL;
+}
+
+void
+fz_argval(struct fz_argv *a, const char *opt, const char *v)
+{
+	if (v == NULL)
+		return;
+	fz_arg(a, opt);
+	fz_arg(a, v);
+}
+
+void
+fz_argnum(struct fz_argv *a, const char *opt, const char *fmt, unsigned n)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), fmt, n);
+	fz_argval(a, opt, num);
+}
+
+void
+fz_argfree(struct fz_argv *a)
+{
+	while (a->n > 0)
+		__real_free(a->w[--a->n]);
+}
+
 static char dir[4096], path[4200];
 
 static void

@@ -56,6 +56,34 @@ char *fz_string(const uint8_t *data, size_t size);
 char **fz_words(const uint8_t *data, size_t size, size_t max, size_t *n);
 void fz_freewords(char **w);
 
+/* A fuzz input read from its front, for targets that take options from
+ * its first bytes: fz_byte() gives the next byte (0 past the end),
+ * fz_next() the next string up to a NUL or the end (malloc'd). */
+struct fz_reader {
+	const uint8_t *p;
+	size_t n, at;
+};
+unsigned fz_byte(struct fz_reader *r);
+char *fz_next(struct fz_reader *r);
+
+/* The n bytes at p, 2^e times over (malloc'd; *len their length): a
+ * short input made long enough to cross a reader's buffers. */
+uint8_t *fz_repeat(const uint8_t *p, size_t n, unsigned e, size_t *len);
+
+/* A command line a target builds: words past FZ_MAXARGV are dropped. */
+#define FZ_MAXARGV 64
+struct fz_argv {
+	char *w[FZ_MAXARGV + 1];
+	int n;
+};
+void fz_arg(struct fz_argv *a, const char *word);
+/* opt and its value, if v is not NULL */
+void fz_argval(struct fz_argv *a, const char *opt, const char *v);
+/* opt and the number n, as fmt writes it ("%u", "-%u") */
+void fz_argnum(struct fz_argv *a, const char *opt, const char *fmt,
+    unsigned n);
+void fz_argfree(struct fz_argv *a);
+
 /* A file in a directory of the target's own holding data; its path is
  * returned (static, the same each call). */
 const char *fz_file(const uint8_t *data, size_t size);

@@ -39,15 +39,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAXWORDS 32
 /* Blocks held at once, at most, as jobs hold theirs. */
 #define MAXHOLD 8
-
-/* The fuzz input, read from its front. */
-struct reader {
-	const uint8_t *p;
-	size_t n, at;
-};
 
 /* What the input asks for: bytes 0-4 (see makeargv), the options'
  * values, and the rest, the data. */
@@ -58,11 +51,6 @@ struct plan {
 	size_t size;
 	int pipefd;		/* the pipe's end to read, or -1 */
 	char path[32];		/* the file, or the pipe as /dev/fd/N */
-};
-
-struct argv {
-	char *w[MAXWORDS + 1];
-	int n;
 };
 
 /* What the blocks have given back so far. */
@@ -76,22 +64,6 @@ struct seen {
 	uint64_t seq;
 	uint64_t bs;		/* --pipepart's size of a part, or 0 */
 };
-
-static unsigned
-byte(struct reader *r)
-{
-	return r->at < r->n ? r->p[r->at++] : 0;
-}
-
-static char *
-string(struct reader *r)
-{
-	size_t len = strnlen((const char *)r->p + r->at, r->n - r->at);
-	char *s = strndup((const char *)r->p + r->at, len);
-
-	r->at += len + (r->at + len < r->n);
-	return s;
-}
 
 /* Where the pipe's end is kept: above the descriptors the harness looks
  * at, so that it never takes the pipe for one an input left open, nor
@@ -124,36 +96,21 @@ datapipe(const uint8_t *p, size_t n)
 	return high;
 }
 
-/* The n bytes at p, 2^e times over.  Blocks are read 64 KiB at a time
- * from a pipe, and a file is searched 64 KiB at a time for a cut:
- * repeated, a short fuzz input has cuts across those edges. */
-static uint8_t *
-repeat(const uint8_t *p, size_t n, unsigned e, size_t *len)
-{
-	uint8_t *r = malloc(n << e ? n << e : 1);
-	size_t i;
-
-	for (i = 0; i < ((size_t)1 << e); i++)
-		memcpy(r + i * n, p, n);
-	*len = n << e;
-	return r;
-}
-
 static void
 readplan(struct plan *p, const uint8_t *data, size_t size)
 {
-	struct reader r = { data, size, 0 };
+	struct fz_reader r = { data, size, 0 };
 
 	memset(p, 0, sizeof(*p));
-	p->flags = byte(&r);
-	p->block = byte(&r) << 8;
-	p->block |= byte(&r);
-	p->counts = byte(&r);
-	p->more = byte(&r);
-	p->recstart = p->flags & 1 ? string(&r) : NULL;
-	p->recend = p->flags & 2 ? string(&r) : NULL;
-	p->header = p->flags & 8 ? string(&r) : NULL;
-	p->data = repeat(data + r.at, size - r.at, (p->more >> 4) % 7,
+	p->flags = fz_byte(&r);
+	p->block = fz_byte(&r) << 8;
+	p->block |= fz_byte(&r);
+	p->counts = fz_byte(&r);
+	p->more = fz_byte(&r);
+	p->recstart = p->flags & 1 ? fz_next(&r) : NULL;
+	p->recend = p->flags & 2 ? fz_next(&r) : NULL;
+	p->header = p->flags & 8 ? fz_next(&r) : NULL;
+	p->data = fz_repeat(data + r.at, size - r.at, (p->more >> 4) % 7,
 	    &p->size);
 	p->pipefd = p->flags & 32 ? datapipe(p->data, p->size) : -1;
 	if (p->pipefd >= 0)
@@ -174,31 +131,6 @@ freeplan(struct plan *p)
 		close(p->pipefd);
 }
 
-static void
-add(struct argv *a, const char *s)
-{
-	if (a->n < MAXWORDS)
-		a->w[a->n++] = strdup(s);
-}
-
-static void
-addval(struct argv *a, const char *opt, const char *v)
-{
-	if (v == NULL)
-		return;
-	add(a, opt);
-	add(a, v);
-}
-
-static void
-addnum(struct argv *a, const char *opt, const char *fmt, unsigned n)
-{
-	char num[16];
-
-	snprintf(num, sizeof(num), fmt, n);
-	addval(a, opt, num);
-}
-
 /* Byte 0: 1 --recstart, 2 --recend, 4 --regexp, 8 --header, 16
  * --pipepart, 32 a pipe (else a file), 64 -L, 128 -N.  Bytes 1-2: none
  * if 0, else with bit 15 --block -N (1-8 parts a job slot), else --block
@@ -206,36 +138,29 @@ addnum(struct argv *a, const char *opt, const char *fmt, unsigned n)
  * -j 1-4.  Byte 4: bit 0 --round-robin, bits 1-3 the blocks held at once,
  * 1-8, bits 4-7 the data repeated 2^(N % 7) times. */
 static void
-makeargv(struct argv *a, const struct plan *p)
+makeargv(struct fz_argv *a, const struct plan *p)
 {
-	add(a, "wspx");
-	add(a, p->flags & 16 ? "--pipepart" : "--pipe");
+	fz_arg(a, "wspx");
+	fz_arg(a, p->flags & 16 ? "--pipepart" : "--pipe");
 	if (p->block & 0x8000)
-		addnum(a, "--block", "-%u", (p->block & 7) + 1);
+		fz_argnum(a, "--block", "-%u", (p->block & 7) + 1);
 	else if (p->block != 0)
-		addnum(a, "--block", "%u", p->block % 4096 + 1);
-	addval(a, "--recstart", p->recstart);
-	addval(a, "--recend", p->recend);
+		fz_argnum(a, "--block", "%u", p->block % 4096 + 1);
+	fz_argval(a, "--recstart", p->recstart);
+	fz_argval(a, "--recend", p->recend);
 	if (p->flags & 4)
-		add(a, "--regexp");
-	addval(a, "--header", p->header);
+		fz_arg(a, "--regexp");
+	fz_argval(a, "--header", p->header);
 	if (p->flags & 64)
-		addnum(a, "-L", "%u", (p->counts & 7) + 1);
+		fz_argnum(a, "-L", "%u", (p->counts & 7) + 1);
 	if (p->flags & 128)
-		addnum(a, "-N", "%u", (p->counts >> 3) & 7);
-	addnum(a, "-j", "%u", (p->counts >> 6) + 1);
+		fz_argnum(a, "-N", "%u", (p->counts >> 3) & 7);
+	fz_argnum(a, "-j", "%u", (p->counts >> 6) + 1);
 	if (p->more & 1)
-		add(a, "--round-robin");
-	addval(a, "-a", p->path);
-	add(a, "cat");
+		fz_arg(a, "--round-robin");
+	fz_argval(a, "-a", p->path);
+	fz_arg(a, "cat");
 	a->w[a->n] = NULL;
-}
-
-static void
-freeargv(struct argv *a)
-{
-	while (a->n > 0)
-		free(a->w[--a->n]);
 }
 
 /* The first occurrence of the separator at or after from in
@@ -499,7 +424,7 @@ readblocks(struct blocks *b, struct seen *s, size_t hold)
 
 /* From argv to the blocks, as main() and the run go. */
 static void
-cutinput(struct config *c, struct argv *a, const struct plan *p)
+cutinput(struct config *c, struct fz_argv *a, const struct plan *p)
 {
 	struct pipe_opts o;
 	struct records rs;
@@ -528,7 +453,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct plan p;
-	struct argv a = { .n = 0 };
+	struct fz_argv a = { .n = 0 };
 	struct config c;
 
 	readplan(&p, data, size);
@@ -539,7 +464,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_done();
 	if (!fz_exited())
 		config_free(&c);
-	freeargv(&a);
+	fz_argfree(&a);
 	freeplan(&p);
 	return 0;
 }

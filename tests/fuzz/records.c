@@ -38,17 +38,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Enough for the options, three lists of three items and the file. */
-#define MAXWORDS 64
 #define MAXLISTS 3
 /* Items a list has at most: with the file's thousands of records, the
  * cross product of three lists stays under a second. */
 #define MAXITEMS 3
-
-/* The fuzz input, read from its front. */
-struct reader {
-	const uint8_t *p;
-	size_t n, at;
-};
 
 /* What the input asks for: bytes 0-4 (see makeargv and readplan), the
  * options' values, the lists' items, and the rest, the file's data. */
@@ -60,12 +53,6 @@ struct plan {
 	uint8_t *data;		/* the file's */
 	size_t size;
 	const char *path;	/* the file */
-};
-
-/* The command line made of the plan. */
-struct argv {
-	char *w[MAXWORDS + 1];
-	int n;
 };
 
 /* The records of the first pass: their fields one after the other in s,
@@ -83,62 +70,30 @@ struct walk {
 	size_t rec, off;
 };
 
-static unsigned
-byte(struct reader *r)
-{
-	return r->at < r->n ? r->p[r->at++] : 0;
-}
-
-/* The next string, up to a NUL or the end. */
-static char *
-string(struct reader *r)
-{
-	size_t len = strnlen((const char *)r->p + r->at, r->n - r->at);
-	char *s = strndup((const char *)r->p + r->at, len);
-
-	r->at += len + (r->at + len < r->n);
-	return s;
-}
-
-/* The n bytes at p, 2^e times over.  Input is read 64 KiB at a time:
- * repeated, a short fuzz input has records across those reads, and
- * longer than one. */
-static uint8_t *
-repeat(const uint8_t *p, size_t n, unsigned e, size_t *len)
-{
-	uint8_t *r = malloc(n << e ? n << e : 1);
-	size_t i;
-
-	for (i = 0; i < ((size_t)1 << e); i++)
-		memcpy(r + i * n, p, n);
-	*len = n << e;
-	return r;
-}
-
 /* Byte 4: the data repeated 2^(N % 6) times (without lists: their
  * cross product with so many records would take too long). */
 static void
 readplan(struct plan *p, const uint8_t *data, size_t size)
 {
-	struct reader r = { data, size, 0 };
+	struct fz_reader r = { data, size, 0 };
 	unsigned i, k;
 
 	memset(p, 0, sizeof(*p));
-	p->flags = byte(&r);
-	p->counts = byte(&r);
-	p->srcs = byte(&r);
-	p->more = byte(&r);
-	p->repeat = byte(&r) % 6;
-	p->delim = p->flags & 2 ? string(&r) : NULL;
-	p->colsep = p->flags & 4 ? string(&r) : NULL;
-	p->trim = p->flags & 16 ? string(&r) : NULL;
-	p->eof = p->flags & 32 ? string(&r) : NULL;
+	p->flags = fz_byte(&r);
+	p->counts = fz_byte(&r);
+	p->srcs = fz_byte(&r);
+	p->more = fz_byte(&r);
+	p->repeat = fz_byte(&r) % 6;
+	p->delim = p->flags & 2 ? fz_next(&r) : NULL;
+	p->colsep = p->flags & 4 ? fz_next(&r) : NULL;
+	p->trim = p->flags & 16 ? fz_next(&r) : NULL;
+	p->eof = p->flags & 32 ? fz_next(&r) : NULL;
 	for (i = 0; i < (p->srcs & 3); i++) {
-		p->nitems[i] = byte(&r) % (MAXITEMS + 1);
+		p->nitems[i] = fz_byte(&r) % (MAXITEMS + 1);
 		for (k = 0; k < p->nitems[i]; k++)
-			p->items[i][k] = string(&r);
+			p->items[i][k] = fz_next(&r);
 	}
-	p->data = repeat(data + r.at, size - r.at, (p->srcs & 3) == 0 ?
+	p->data = fz_repeat(data + r.at, size - r.at, (p->srcs & 3) == 0 ?
 	    p->repeat : 0, &p->size);
 	p->path = fz_file(p->data, p->size);
 }
@@ -158,49 +113,23 @@ freeplan(struct plan *p)
 			free(p->items[i][k]);
 }
 
-static void
-add(struct argv *a, const char *s)
-{
-	if (a->n < MAXWORDS)
-		a->w[a->n++] = strdup(s);
-}
-
-static void
-addnum(struct argv *a, const char *opt, unsigned n)
-{
-	char num[16];
-
-	snprintf(num, sizeof(num), "%u", n);
-	add(a, opt);
-	add(a, num);
-}
-
-static void
-addval(struct argv *a, const char *opt, const char *v)
-{
-	if (v == NULL)
-		return;
-	add(a, opt);
-	add(a, v);
-}
-
 /* Byte 0: 1 -0, 2 -d, 4 --colsep, 8 -r, 16 --trim, 32 -E, 64 --link,
  * 128 -x. */
 static void
-flagopts(struct argv *a, const struct plan *p)
+flagopts(struct fz_argv *a, const struct plan *p)
 {
 	if (p->flags & 1)
-		add(a, "-0");
-	addval(a, "-d", p->delim);
-	addval(a, "--colsep", p->colsep);
+		fz_arg(a, "-0");
+	fz_argval(a, "-d", p->delim);
+	fz_argval(a, "--colsep", p->colsep);
 	if (p->flags & 8)
-		add(a, "-r");
-	addval(a, "--trim", p->trim);
-	addval(a, "-E", p->eof);
+		fz_arg(a, "-r");
+	fz_argval(a, "--trim", p->trim);
+	fz_argval(a, "-E", p->eof);
 	if (p->flags & 64)
-		add(a, "--link");
+		fz_arg(a, "--link");
 	if (p->flags & 128)
-		add(a, "-x");
+		fz_arg(a, "-x");
 }
 
 /* Byte 1: bits 0-1 -L, -N or -n, bits 2-4 its count (-N from 0, the
@@ -208,22 +137,22 @@ flagopts(struct argv *a, const struct plan *p)
  * COMMAND.
  * Byte 3: bits 0-1 -j 1-4, bits 2-7 -s 8 times that, if not 0. */
 static void
-countopts(struct argv *a, const struct plan *p)
+countopts(struct fz_argv *a, const struct plan *p)
 {
 	static const char *const multi[] = { NULL, "-m", "-X", "--xargs" };
 	unsigned v = (p->counts >> 2) & 7, m = (p->counts >> 5) & 3;
 
 	if ((p->counts & 3) == 1)
-		addnum(a, "-L", v + 1);
+		fz_argnum(a, "-L", "%u", v + 1);
 	else if ((p->counts & 3) == 2)
-		addnum(a, "-N", v);
+		fz_argnum(a, "-N", "%u", v);
 	else if ((p->counts & 3) == 3)
-		addnum(a, "-n", v + 1);
+		fz_argnum(a, "-n", "%u", v + 1);
 	if (multi[m] != NULL)
-		add(a, multi[m]);
-	addnum(a, "-j", (p->more & 3) + 1);
+		fz_arg(a, multi[m]);
+	fz_argnum(a, "-j", "%u", (p->more & 3) + 1);
 	if (p->more >> 2)
-		addnum(a, "-s", (p->more >> 2) * 8);
+		fz_argnum(a, "-s", "%u", (p->more >> 2) * 8);
 }
 
 /* Byte 2: bits 0-1 the ::: lists, bit 2 the file (always if there is no
@@ -238,14 +167,14 @@ hasfile(const struct plan *p)
 }
 
 static void
-addfile(struct argv *a, const struct plan *p)
+addfile(struct fz_argv *a, const struct plan *p)
 {
-	add(a, p->srcs & 64 ? "::::+" : "::::");
-	add(a, p->path);
+	fz_arg(a, p->srcs & 64 ? "::::+" : "::::");
+	fz_arg(a, p->path);
 }
 
 static void
-sources(struct argv *a, const struct plan *p)
+sources(struct fz_argv *a, const struct plan *p)
 {
 	bool file = hasfile(p) && !(p->srcs & 32);
 	bool first = file && (p->srcs & 8);
@@ -254,36 +183,29 @@ sources(struct argv *a, const struct plan *p)
 	if (first)
 		addfile(a, p);
 	for (i = 0; i < (p->srcs & 3); i++) {
-		add(a, (p->srcs & 16) && (i > 0 || first) ? ":::+" : ":::");
+		fz_arg(a, (p->srcs & 16) && (i > 0 || first) ? ":::+" : ":::");
 		for (k = 0; k < p->nitems[i]; k++)
-			add(a, p->items[i][k]);
+			fz_arg(a, p->items[i][k]);
 	}
 	if (file && !first)
 		addfile(a, p);
 }
 
 static void
-makeargv(struct argv *a, const struct plan *p)
+makeargv(struct fz_argv *a, const struct plan *p)
 {
-	add(a, "wspx");
+	fz_arg(a, "wspx");
 	flagopts(a, p);
 	countopts(a, p);
 	if (hasfile(p) && (p->srcs & 32))
-		addval(a, "-a", p->path);
+		fz_argval(a, "-a", p->path);
 	if (p->counts & 128)	/* ({##} is one of --plus's strings) */
-		add(a, "--plus");
-	add(a, "echo");
+		fz_arg(a, "--plus");
+	fz_arg(a, "echo");
 	if (p->counts & 128)
-		add(a, "{##}");
+		fz_arg(a, "{##}");
 	sources(a, p);
 	a->w[a->n] = NULL;
-}
-
-static void
-freeargv(struct argv *a)
-{
-	while (a->n > 0)
-		free(a->w[--a->n]);
 }
 
 /* Whether every file source is the target's file: after a list item
@@ -532,7 +454,7 @@ readjobs(struct config *c, const struct inputopts *io,
 
 /* From argv to the jobs, as main() and setup() in run/run.c go. */
 static void
-records(struct config *c, struct argv *a, const struct plan *p)
+records(struct config *c, struct fz_argv *a, const struct plan *p)
 {
 	struct inputopts io;
 	struct recs rs = { NULL, 0, 0, NULL, 0, 0 };
@@ -553,7 +475,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool ready;
 	struct plan p;
-	struct argv a = { .n = 0 };
+	struct fz_argv a = { .n = 0 };
 	struct config c;
 
 	if (!ready) {	/* as run.c does once, before the commands */
@@ -568,7 +490,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_done();
 	if (!fz_exited())
 		config_free(&c);
-	freeargv(&a);
+	fz_argfree(&a);
 	freeplan(&p);
 	return 0;
 }
