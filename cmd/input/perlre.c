@@ -7,8 +7,11 @@
  * The C library compiles a repetition by copying what it repeats ({n,m}
  * m times, + twice), so that stacked and nested repetitions multiply:
  * a+++++++++++++++++++++++ or ((a{1,99}){1,99}){1,99} would take it
- * gigabytes and minutes, where Perl takes none.  Such an expression is
- * refused before it is compiled (see copies()).
+ * gigabytes and minutes, where Perl takes none.  Copies that may match
+ * nothing cost it more: its closure over them is quadratic in time and
+ * recursive, so a{1,32767} takes a minute and 8 GB, and (a?){24000}
+ * overflows the stack; so do groups nested 20000 deep.  Such an
+ * expression is refused before it is compiled (see cost()).
  */
 #include "perlre.h"
 
@@ -108,16 +111,18 @@ capped(uint64_t n)
 
 /* The copies of the atom before it that the repetition at p makes
  * regcomp() build (glibc's parse_dup_op(): {n,m} m, {n,} n + 1, + two,
- * * and ? one), at most PERLRE_MAXCOPIES + 1; *len is its length.  0 if
- * there is no repetition at p. */
+ * * and ? one), at most PERLRE_MAXCOPIES + 1; *len is its length, and
+ * *optional whether some of those copies may match nothing.  0 if there
+ * is no repetition at p. */
 static size_t
-repeats(const char *p, size_t *len)
+repeats(const char *p, size_t *len, bool *optional)
 {
 	size_t lo = 0, hi;
 	bool bounded = true;
 	char *end = (char *)p + 1;
 
 	*len = 1;
+	*optional = true;
 	if (*p == '*' || *p == '?' || *p == '+')
 		return *p == '+' ? 2 : 1;
 	if (*p != '{' || (!isdigit((unsigned char)p[1]) && p[1] != ','))
@@ -132,64 +137,107 @@ repeats(const char *p, size_t *len)
 	if (*end != '}')
 		return 0;
 	*len = (size_t)(end + 1 - p);
+	*optional = !bounded || hi > lo;
 	return !bounded ? lo + 1 : hi > 0 ? hi : 1;
 }
 
-/* The copies of its atoms (characters, brackets, groups) that the POSIX
- * extended expression re makes regcomp() build, at most
- * PERLRE_MAXCOPIES + 1: a group's are its atoms' and one, and a
- * repetition multiplies the copies of the atom before it.  sum[d] counts
- * those of the group open at depth d, last those of the atom just
- * read. */
-static size_t
-copies(const char *re)
+/* What an expression, a group or an atom costs regcomp(): its copies,
+ * and how many of them may match nothing (each an empty path to the
+ * next, which glibc's closure follows, in time and stack, for every
+ * node of a chain of them). */
+struct cost {
+	size_t copies, optional;
+	bool alt;		/* a group with '|': any branch may be empty */
+};
+
+static void
+addcost(struct cost *to, const struct cost *c)
 {
-	size_t *sum = calloc(strlen(re) + 1, sizeof(*sum));
-	size_t d = 0, last = 0, len, k;
+	to->copies = capped(to->copies + c->copies);
+	to->optional = capped(to->optional + c->optional);
+}
+
+/* The atom a, repeated k times by a repetition, optional or not. */
+static void
+repeatcost(struct cost *a, size_t k, bool optional)
+{
+	a->optional = capped((uint64_t)(optional ? a->copies :
+	    a->optional) * k);
+	a->copies = capped((uint64_t)a->copies * k);
+}
+
+/* What the POSIX extended expression re costs regcomp(): a group's
+ * copies are its atoms' and one, and a repetition multiplies those of
+ * the atom before it; a group with '|', or empty, may match nothing.
+ * sum[d] is the cost of the group open at depth d, last that of the atom
+ * just read; *depth is the deepest nesting of groups. */
+static struct cost
+cost(const char *re, size_t *depth)
+{
+	struct cost *sum = calloc(strlen(re) + 1, sizeof(*sum)), last = { 0,
+	    0, false }, all = { PERLRE_MAXCOPIES + 1, 0, false };
+	size_t d = 0, len, k;
+	bool optional;
 	const char *p;
 
-	for (p = re; sum != NULL && *p != '\0'; p += len) {
+	for (*depth = 0, p = re; sum != NULL && *p != '\0'; p += len) {
 		len = 1;
-		if ((k = repeats(p, &len)) > 0) {
-			k = capped((uint64_t)last * k);
-			sum[d] = capped(sum[d] - last + k);
-			last = k;
+		if ((k = repeats(p, &len, &optional)) > 0) {
+			sum[d].copies -= last.copies;
+			sum[d].optional -= last.optional;
+			repeatcost(&last, k, optional);
+			addcost(&sum[d], &last);
 			continue;
 		}
 		if (*p == '(' || *p == '|') {
-			if (*p == '(')
-				sum[++d] = 0;
-			last = 0;
+			if (*p == '|')
+				sum[d].alt = true;
+			else if ((sum[++d] = (struct cost){ 0, 0, false },
+			    d > *depth))
+				*depth = d;
+			last = (struct cost){ 0, 0, false };
 			continue;
 		}
-		last = 1;
-		if (*p == ')' && d > 0)
-			last = capped(sum[d--] + 1);
-		else if (*p == '[')
+		last = (struct cost){ 1, 0, false };
+		if (*p == ')' && d > 0) {
+			last.copies = capped(sum[d].copies + 1);
+			last.optional = sum[d].alt || sum[d].copies == 0 ?
+			    last.copies : sum[d].optional;
+			d--;
+		} else if (*p == '[') {
 			len = (size_t)(bracketend(p) - p);
-		else if (*p == '\\' && p[1] != '\0')
+		} else if (*p == '\\' && p[1] != '\0') {
 			len = 2;
-		sum[d] = capped(sum[d] + last);
+		}
+		addcost(&sum[d], &last);
 	}
-	k = sum != NULL ? sum[0] : PERLRE_MAXCOPIES + 1;
-	while (d > 0)	/* (unclosed: regcomp() says so) */
-		k = capped(k + sum[d--]);
+	if (sum != NULL)
+		all = sum[0];
+	while (sum != NULL && d > 0)	/* (unclosed: regcomp() says so) */
+		addcost(&all, &sum[d--]);
 	free(sum);
-	return k;
+	return all;
 }
 
 int
 perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 {
 	char *posix = perlre_posix(re);
+	size_t depth;
 	int rc;
 
-	if (copies(posix) > PERLRE_MAXCOPIES) {
+	struct cost c = cost(posix, &depth);
+
+	if (c.copies > PERLRE_MAXCOPIES || c.optional > PERLRE_MAXOPTIONAL ||
+	    depth > PERLRE_MAXDEPTH) {
 		free(posix);
 		if (n > 0)
-			snprintf(err, n, "too complex: its repetitions would "
-			    "make over %d copies of what they repeat",
-			    PERLRE_MAXCOPIES);
+			snprintf(err, n, "too complex for the C library: %s",
+			    depth > PERLRE_MAXDEPTH ? "groups nested over "
+			    "1000 deep" : c.copies > PERLRE_MAXCOPIES ? "its "
+			    "repetitions would make over 65536 copies of what "
+			    "they repeat" : "its repetitions would make over "
+			    "1000 copies that may match nothing");
 		return REG_ESPACE;
 	}
 	rc = regcomp(rx, posix, flags);

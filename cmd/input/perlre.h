@@ -17,11 +17,17 @@ char *perlre_posix(const char *re);
  * make regcomp() build (see perlre.c): one repetition at the C library's
  * bound (RE_DUP_MAX, 32767) and the rest of the expression fit. */
 #define PERLRE_MAXCOPIES 65536
+/* ... of which may match nothing (a{1,1000}, (a?){1000}): regcomp()'s
+ * time grows with their square. */
+#define PERLRE_MAXOPTIONAL 1000
+/* The deepest nesting of groups: regcomp() recurses on each. */
+#define PERLRE_MAXDEPTH 1000
 
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;
  * rx is then not to be freed): REG_ESPACE, not compiled, if it would make
- * more than PERLRE_MAXCOPIES copies. */
+ * more than PERLRE_MAXCOPIES copies or PERLRE_MAXOPTIONAL optional ones,
+ * or nests groups deeper than PERLRE_MAXDEPTH. */
 int perlre_compile(regex_t *rx, const char *re, int flags, char *err,
     size_t n);
 

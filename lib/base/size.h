@@ -23,8 +23,8 @@ int wspx__size_parse(const char *s, uint64_t *bytes);
 /* Write bytes into buf (n bytes, 16 suffice) for a message: under 1024 as
  * a number ("100"), else in the largest binary unit K M G T P E that keeps
  * it at least 1, rounded to one decimal, without a ".0" ("1.5G", "512M");
- * what would round to 16E, which is more than a uint64_t, is written
- * 15.95E to 15.99E.
+ * what would round to 16E, which is more than a uint64_t, is written in
+ * hundredths rounded down, at most 15.99E.
  * The text reads back through wspx__size_parse() to within a twentieth
  * of its unit.  Returns buf. */
 const char *wspx__size_format(uint64_t bytes, char *buf, size_t n);

@@ -193,8 +193,24 @@ load helper
 	run "$WSPX" --pipe --header '(a{1,999}){1,999}' cat < /dev/null
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--header"*"too complex"* ]]
-	# one repetition at the C library's own bound is taken
-	run "$WSPX" --colsep 'a{1,32767}' echo ::: xay
+	# copies that may match nothing cost regcomp() the square of their
+	# number (a{1,32767}: a minute and 8 GB), and chains of them, or
+	# groups 20000 deep, overflow its stack (found in review)
+	for re in 'a{1,32767}' '(a?){24000}' '(|a){32767}' \
+	    "$(printf '%20000s' | tr ' ' '(')a$(printf '%20000s' | tr ' ' ')')"; do
+		run "$WSPX" --colsep "$re" echo ::: a
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--colsep"*"too complex"* ]]
+	done
+	# one repetition at the C library's own bound is taken, and a
+	# thousand optional copies
+	run "$WSPX" --colsep 'a{32767}' echo ::: xay
+	[ "$status" -eq 0 ]
+	[ "$output" = "xay" ]
+	run "$WSPX" --colsep 'a{1,1000}' echo ::: xay
+	[ "$status" -eq 0 ]
+	[ "$output" = "x y" ]
+	run "$WSPX" --colsep '[0-9]{1,3}(\.[0-9]{1,3}){3}|(a|b)*c{2,}' echo ::: x1.2.3.4y
 	[ "$status" -eq 0 ]
 	[ "$output" = "x y" ]
 }

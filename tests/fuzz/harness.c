@@ -149,7 +149,10 @@ forget(const void *p)
 
 	if (p == NULL || table.cap == 0)
 		return;
-	for (i = slot(p); table.e[i].p != p; i = (i + 1) & (table.cap - 1))
+	/* (an empty slot may still hold a pointer it once did: the kind
+	 * is looked at first) */
+	for (i = slot(p); table.e[i].kind == K_NONE || table.e[i].p != p;
+	    i = (i + 1) & (table.cap - 1))
 		if (table.e[i].kind == K_NONE)
 			return;
 	table.e[i].kind = K_NONE;
