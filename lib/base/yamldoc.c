@@ -46,6 +46,8 @@ struct loader {
 	size_t breaks;			/* its line breaks */
 	unsigned lastcol;		/* the column after its last line's
 					 * text */
+	size_t curchar, curbyte;	/* a character index libyaml gave,
+					 * and its byte offset */
 	struct frame *frames;
 	size_t nframes, capframes;
 	struct wspx__ynode **vals;	/* finished children of open nodes */
@@ -123,6 +125,30 @@ markplace(const struct loader *l, const yaml_mark_t *m, unsigned *line,
 		*line = (unsigned)m->line;
 		*col = l->lastcol;
 	}
+}
+
+/* The byte offset in the input of libyaml's index, which counts
+ * characters, not bytes, and leaves out a byte order mark at the start
+ * (a mark further on is a character).  Marks come mostly in order, so
+ * the walk goes on from the last one's place. */
+static size_t
+indexbyte(struct loader *l, size_t index)
+{
+	static const unsigned char bom[] = { 0xef, 0xbb, 0xbf };
+
+	if (index < l->curchar || l->curbyte == 0) {
+		l->curchar = 0;
+		l->curbyte = l->len >= 3 && memcmp(l->buf, bom, 3) == 0 ?
+		    3 : 0;
+	}
+	while (l->curchar < index && l->curbyte < l->len) {
+		l->curbyte++;
+		while (l->curbyte < l->len &&
+		    (l->buf[l->curbyte] & 0xc0) == 0x80)
+			l->curbyte++;
+		l->curchar++;
+	}
+	return l->curbyte;
 }
 
 /* Count n more nodes of the expanded document, the last at m. */
@@ -282,7 +308,7 @@ newnode(struct loader *l, enum wspx__ykind kind, const yaml_mark_t *m,
 /* A scalar's style, and a block scalar's indentation: that of its first
  * line of text (the line after the | or >). */
 static void
-setstyle(const struct loader *l, struct wspx__ynode *n,
+setstyle(struct loader *l, struct wspx__ynode *n,
     const yaml_event_t *ev)
 {
 	const unsigned char *p, *end = l->buf + l->len;
@@ -302,7 +328,7 @@ setstyle(const struct loader *l, struct wspx__ynode *n,
 	default:
 		return;
 	}
-	p = l->buf + ev->start_mark.index;
+	p = l->buf + indexbyte(l, ev->start_mark.index);
 	while (p < end && *p != '\n')
 		p++;
 	/* (the first line that is not blank gives it) */
@@ -489,18 +515,19 @@ syntaxerr(struct loader *l)
 	const char *problem = p->problem != NULL ? p->problem :
 	    "syntax error";
 	unsigned line, col;
+	size_t at;
 
 	if (p->error == YAML_MEMORY_ERROR)
 		return -ENOMEM;
 	if (p->error == YAML_READER_ERROR)
 		return readererr(l);
 	/* (libyaml says a tab "cannot start any token") */
-	if (pm->index < l->len && l->buf[pm->index] == '\t') {
-		wspx__diag_add(l->d, pm->line + 1, pm->column + 1, "a tab: "
-		    "YAML indents with spaces only");
+	markplace(l, pm, &line, &col);
+	if ((at = indexbyte(l, pm->index)) < l->len && l->buf[at] == '\t') {
+		wspx__diag_add(l->d, line, col, "a tab: YAML indents with "
+		    "spaces only");
 		return -EINVAL;
 	}
-	markplace(l, pm, &line, &col);
 	if (p->context != NULL &&
 	    (cm->line != pm->line || cm->column != pm->column))
 		wspx__diag_add(l->d, line, col, "%s (%s that started at "

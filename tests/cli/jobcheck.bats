@@ -146,6 +146,38 @@ Y
 	[[ "$output" == "jobs.yaml:2:15: "* ]]
 }
 
+@test "a syntax error after text that is not ASCII is no tab: libyaml counts characters" {
+	# (the tab check read the byte at libyaml's index, a count of
+	# characters: a BOM in a flow sequence made it a tab past the end)
+	cp "$BATS_TEST_DIRNAME/../fuzz/corpus/jobfile/finding-tab-error-past-end" \
+	    jobs.yaml
+	run "$WSPX" check jobs.yaml
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == "jobs.yaml:3:58: did not find expected ',' or ']'"* ]]
+}
+
+@test "a tab after text that is not ASCII is still called a tab" {
+	printf '\357\273\277# \303\251\303\251\303\251\njobs:\n  a:\n\trun: x\n' \
+	    > jobs.yaml
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	[ "$output" = "jobs.yaml:4:1: a tab: YAML indents with spaces only" ]
+}
+
+@test "a place in a block scalar is right after text that is not ASCII" {
+	# (the block's indent was read at libyaml's index as a byte offset)
+	{
+		printf '#'
+		printf '\303\251%.0s' $(seq 300)
+		printf '\njobs:\n  a:\n    run: |\n      echo ${{ nosuch.x }}\n'
+	} > jobs.yaml
+	run "$WSPX" check jobs.yaml
+	echo "$output"
+	[ "$status" -eq 255 ]
+	[[ "$output" == "jobs.yaml:5:12: "* ]]
+}
+
 @test "an expression in a quoted here-document delimiter is one error, and nothing leaks" {
 	printf '%s\n' 'jobs:' '  j:' '    matrix: {x: [1]}' \
 	    "    run: \"cat <<'E\${{ matrix.x }}'\\nx\\nE\"" > jobs.yaml

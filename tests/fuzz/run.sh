@@ -2,7 +2,12 @@
 # Run fuzz targets, one after the other, each from its corpus:
 #
 #	sh tests/fuzz/run.sh SECONDS tests/fuzz/NAME...
+#	FUZZ_CPU=1 sh tests/fuzz/run.sh SECONDS tests/fuzz/NAME...
 #
+# SECONDS is wall time; with FUZZ_CPU set, it is the target's CPU time
+# (user and system, read from /proc), so that a campaign on a shared
+# machine gets the CPU it claims: the target is then stopped with SIGINT,
+# on which libFuzzer prints its counts.
 # Each target starts from tests/fuzz/corpus/NAME (its seeds and the inputs
 # of past findings) and, if tests/fuzz/NAME.dict exists, its dictionary.
 # What it adds is written to a work directory ($FUZZ_WORK, or a temporary
@@ -39,6 +44,23 @@ fi
 ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=64}
 export ASAN_OPTIONS
 
+# Stop process $1 with SIGINT once it has had $2 seconds of CPU time;
+# file $3 says that it was stopped so.
+cpulimit() {
+	hz=$(getconf CLK_TCK)
+	while stat=$(cat "/proc/$1/stat" 2>/dev/null); do
+		# (fields 14 and 15, after the name in parentheses)
+		set -- "$1" "$2" "$3" $(printf '%s\n' "${stat##*) }" |
+		    awk '{ print $12 + $13 }')
+		if [ "$4" -ge $(($2 * hz)) ]; then
+			: > "$3"
+			kill -INT "$1"
+			return
+		fi
+		sleep 5
+	done
+}
+
 for target; do
 	name=${target##*/}
 	dir=$(dirname "$target")
@@ -48,18 +70,29 @@ for target; do
 		exit 2
 	fi
 	mkdir -p "$work/$name/corpus" "$work/$name/findings"
-	set -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=512 \
-	    -malloc_limit_mb=512 -close_fd_mask=3 -print_final_stats=1 \
+	set -- -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=512 \
+	    -close_fd_mask=3 -print_final_stats=1 \
 	    -artifact_prefix="$work/$name/findings/"
+	if [ -n "${FUZZ_CPU:-}" ]; then
+		set -- "$@" -max_total_time=0
+	else
+		set -- "$@" -max_total_time="$seconds"
+	fi
 	[ -f "$dir/$name.dict" ] && set -- "$@" -dict="$dir/$name.dict"
 	log=$work/$name/log
-	"$target" "$@" "$work/$name/corpus" "$seeds" > "$log" 2>&1
+	"$target" "$@" "$work/$name/corpus" "$seeds" > "$log" 2>&1 &
+	pid=$!
+	stopped=$work/$name/stopped
+	rm -f "$stopped"
+	[ -n "${FUZZ_CPU:-}" ] && cpulimit "$pid" "$seconds" "$stopped" &
+	wait "$pid"
 	rc=$?
+	# (libFuzzer's status when interrupted is 72)
+	[ "$rc" -eq 72 ] && [ -f "$stopped" ] && rc=0
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-	cov=$(sed -n 's/^#[0-9]*[[:space:]]*DONE *cov: \([0-9]*\).*/\1/p' \
-	    "$log")
-	echo "$name: ${runs:-?} runs in ${seconds} s, coverage ${cov:-?}" \
-	    "edges, corpus $(ls "$seeds" | wc -l) seeds" \
+	cov=$(sed -n 's/^#[0-9].* cov: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
+	echo "$name: ${runs:-?} runs in ${seconds} s${FUZZ_CPU:+ of CPU}," \
+	    "coverage ${cov:-?} edges, corpus $(ls "$seeds" | wc -l) seeds" \
 	    "+ $(ls "$work/$name/corpus" | wc -l) new"
 	if [ "$rc" -ne 0 ]; then
 		tail -n 60 "$log" >&2
