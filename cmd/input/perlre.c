@@ -10,8 +10,11 @@
  * gigabytes and minutes, where Perl takes none.  Copies that may match
  * nothing cost it more: its closure over them is quadratic in time and
  * recursive, so a{1,32767} takes a minute and 8 GB, and (a?){24000}
- * overflows the stack; so do groups nested 20000 deep.  Such an
- * expression is refused before it is compiled (see cost()).
+ * overflows the stack; so do groups nested 20000 deep.  And a loop over
+ * what may match nothing, (a*)* or a**, doubles its time when the
+ * expression has an anchor: ^(a*)*(a*)*... with 25 of them takes over a
+ * minute.  Such an expression is refused before it is compiled (see
+ * cost()).
  */
 #include "perlre.h"
 
@@ -109,22 +112,27 @@ capped(uint64_t n)
 	return n > PERLRE_MAXCOPIES ? PERLRE_MAXCOPIES + 1 : (size_t)n;
 }
 
-/* The copies of the atom before it that the repetition at p makes
+/* A repetition: the copies of the atom before it that it makes
  * regcomp() build (glibc's parse_dup_op(): {n,m} m, {n,} n + 1, + two,
- * * and ? one), at most PERLRE_MAXCOPIES + 1; *len is its length, and
- * *optional whether some of those copies may match nothing.  0 if there
- * is no repetition at p. */
+ * * and ? one), at most PERLRE_MAXCOPIES + 1; whether some of those
+ * copies may match nothing, whether it may match nothing however the atom
+ * matches (*, ?, {0,m}), and whether it has no bound (*, +, {n,}). */
+struct repeat {
+	size_t copies;
+	bool optional, none, unbounded;
+};
+
+/* The repetition at p into *r, and its length; 0 if there is none. */
 static size_t
-repeats(const char *p, size_t *len, bool *optional)
+repeats(const char *p, struct repeat *r)
 {
 	size_t lo = 0, hi;
 	bool bounded = true;
 	char *end = (char *)p + 1;
 
-	*len = 1;
-	*optional = true;
+	*r = (struct repeat){ *p == '+' ? 2 : 1, true, *p != '+', *p != '?' };
 	if (*p == '*' || *p == '?' || *p == '+')
-		return *p == '+' ? 2 : 1;
+		return 1;
 	if (*p != '{' || (!isdigit((unsigned char)p[1]) && p[1] != ','))
 		return 0;
 	if (isdigit((unsigned char)*end))
@@ -136,9 +144,11 @@ repeats(const char *p, size_t *len, bool *optional)
 		end++;
 	if (*end != '}')
 		return 0;
-	*len = (size_t)(end + 1 - p);
-	*optional = !bounded || hi > lo;
-	return !bounded ? lo + 1 : hi > 0 ? hi : 1;
+	r->optional = !bounded || hi > lo;
+	r->none = lo == 0;
+	r->unbounded = !bounded;
+	r->copies = !bounded ? lo + 1 : hi > 0 ? hi : 1;
+	return (size_t)(end + 1 - p);
 }
 
 /* What an expression, a group or an atom costs regcomp(): its copies,
@@ -147,23 +157,63 @@ repeats(const char *p, size_t *len, bool *optional)
  * node of a chain of them). */
 struct cost {
 	size_t copies, optional;
-	bool alt;		/* a group with '|': any branch may be empty */
+	size_t loops;		/* unbounded repetitions of what may match
+				 * nothing */
+	bool empty;		/* it may match nothing */
+	bool alt;		/* a group with '|' */
+	/* Of a group being read: */
+	bool restempty;		/* its branch before the last atom may
+				 * match nothing */
+	bool emptybranch;	/* a branch before this one may */
 };
 
+/* The atom c after to, what has been read of a group's branch. */
 static void
 addcost(struct cost *to, const struct cost *c)
 {
 	to->copies = capped(to->copies + c->copies);
 	to->optional = capped(to->optional + c->optional);
+	to->loops = capped(to->loops + c->loops);
+	to->restempty = to->empty;
+	to->empty = to->empty && c->empty;
 }
 
-/* The atom a, repeated k times by a repetition, optional or not. */
+/* The atom a, repeated by r. */
 static void
-repeatcost(struct cost *a, size_t k, bool optional)
+repeatcost(struct cost *a, const struct repeat *r)
 {
-	a->optional = capped((uint64_t)(optional ? a->copies :
-	    a->optional) * k);
-	a->copies = capped((uint64_t)a->copies * k);
+	a->optional = capped((uint64_t)(r->optional ? a->copies :
+	    a->optional) * r->copies);
+	a->loops = capped((uint64_t)a->loops * r->copies +
+	    (r->unbounded && a->empty));
+	a->copies = capped((uint64_t)a->copies * r->copies);
+	a->empty = a->empty || r->none;
+}
+
+/* A new group's cost, or a new branch's. */
+static const struct cost nothing = { .empty = true, .restempty = true };
+
+/* Whether the atom at p (len bytes) matches nothing but a place: an
+ * anchor, or glibc's \b \B \< \> \` \'. */
+static bool
+zerowidth(const char *p, size_t len)
+{
+	return (len == 1 && (*p == '^' || *p == '$')) ||
+	    (len == 2 && *p == '\\' && strchr("bB<>`'", p[1]) != NULL);
+}
+
+/* The atom that the ')' at p ends: the group g, a copy of its branches
+ * and one. */
+static struct cost
+groupcost(const struct cost *g)
+{
+	struct cost c = nothing;
+
+	c.copies = capped(g->copies + 1);
+	c.optional = g->alt || g->copies == 0 ? c.copies : g->optional;
+	c.loops = g->loops;
+	c.empty = g->empty || g->emptybranch;
+	return c;
 }
 
 /* What the POSIX extended expression re costs regcomp(): a group's
@@ -174,41 +224,43 @@ repeatcost(struct cost *a, size_t k, bool optional)
 static struct cost
 cost(const char *re, size_t *depth)
 {
-	struct cost *sum = calloc(strlen(re) + 1, sizeof(*sum)), last = { 0,
-	    0, false }, all = { PERLRE_MAXCOPIES + 1, 0, false };
-	size_t d = 0, len, k;
-	bool optional;
+	struct cost *sum = calloc(strlen(re) + 1, sizeof(*sum)), last = nothing,
+	    all = { .copies = PERLRE_MAXCOPIES + 1 };
+	struct repeat r;
+	size_t d = 0, len;
 	const char *p;
 
+	if (sum != NULL)
+		sum[0] = nothing;
 	for (*depth = 0, p = re; sum != NULL && *p != '\0'; p += len) {
-		len = 1;
-		if ((k = repeats(p, &len, &optional)) > 0) {
+		if ((len = repeats(p, &r)) > 0) {
 			sum[d].copies -= last.copies;
 			sum[d].optional -= last.optional;
-			repeatcost(&last, k, optional);
+			sum[d].loops -= last.loops;
+			sum[d].empty = sum[d].restempty;
+			repeatcost(&last, &r);
 			addcost(&sum[d], &last);
 			continue;
 		}
+		len = 1;
 		if (*p == '(' || *p == '|') {
-			if (*p == '|')
+			if (*p == '|') {
 				sum[d].alt = true;
-			else if ((sum[++d] = (struct cost){ 0, 0, false },
-			    d > *depth))
+				sum[d].emptybranch = sum[d].emptybranch ||
+				    sum[d].empty;
+				sum[d].empty = true;
+			} else if ((sum[++d] = nothing, d > *depth))
 				*depth = d;
-			last = (struct cost){ 0, 0, false };
+			last = nothing;
 			continue;
 		}
-		last = (struct cost){ 1, 0, false };
-		if (*p == ')' && d > 0) {
-			last.copies = capped(sum[d].copies + 1);
-			last.optional = sum[d].alt || sum[d].copies == 0 ?
-			    last.copies : sum[d].optional;
-			d--;
-		} else if (*p == '[') {
+		if (*p == '[')
 			len = (size_t)(bracketend(p) - p);
-		} else if (*p == '\\' && p[1] != '\0') {
+		else if (*p == '\\' && p[1] != '\0')
 			len = 2;
-		}
+		last = (struct cost){ .copies = 1, .empty = zerowidth(p, len) };
+		if (*p == ')' && d > 0)
+			last = groupcost(&sum[d--]);
 		addcost(&sum[d], &last);
 	}
 	if (sum != NULL)
@@ -217,6 +269,23 @@ cost(const char *re, size_t *depth)
 		addcost(&all, &sum[d--]);
 	free(sum);
 	return all;
+}
+
+/* Why an expression of cost c, its groups nested depth deep, is refused
+ * (one of the bounds of perlre.h). */
+static const char *
+toocomplex(const struct cost *c, size_t depth)
+{
+	if (depth > PERLRE_MAXDEPTH)
+		return "groups nested over 1000 deep";
+	if (c->copies > PERLRE_MAXCOPIES)
+		return "its repetitions would make over 65536 copies of what "
+		    "they repeat";
+	if (c->optional > PERLRE_MAXOPTIONAL)
+		return "its repetitions would make over 1000 copies that may "
+		    "match nothing";
+	return "over 8 unbounded repetitions (*, + or {n,}) of what may "
+	    "match nothing, such as (a*)* or a**";
 }
 
 int
@@ -229,15 +298,11 @@ perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 	struct cost c = cost(posix, &depth);
 
 	if (c.copies > PERLRE_MAXCOPIES || c.optional > PERLRE_MAXOPTIONAL ||
-	    depth > PERLRE_MAXDEPTH) {
+	    c.loops > PERLRE_MAXEMPTYLOOPS || depth > PERLRE_MAXDEPTH) {
 		free(posix);
 		if (n > 0)
 			snprintf(err, n, "too complex for the C library: %s",
-			    depth > PERLRE_MAXDEPTH ? "groups nested over "
-			    "1000 deep" : c.copies > PERLRE_MAXCOPIES ? "its "
-			    "repetitions would make over 65536 copies of what "
-			    "they repeat" : "its repetitions would make over "
-			    "1000 copies that may match nothing");
+			    toocomplex(&c, depth));
 		return REG_ESPACE;
 	}
 	rc = regcomp(rx, posix, flags);

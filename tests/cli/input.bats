@@ -202,6 +202,19 @@ load helper
 		[ "$status" -eq 255 ]
 		[[ "$output" == *"--colsep"*"too complex"* ]]
 	done
+	# a loop over what may match nothing doubles regcomp()'s time when
+	# there is an anchor: the options target's finding took a minute
+	# (tests/fuzz/corpus/options/finding-anchor-nested-stars)
+	for re in '~-$r**********' '^(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*' \
+	    '\b(a|)+(b|)+(c|)+(d|)+(e|)+(f|)+(g|)+(h|)+(i|)+' \
+	    '$((a)*)*((a)*)*((a)*)*((a)*)*((a)*)*((a)*)*((a)*)*((a)*)*((a)*)*' \
+	    '((a?){2,}){9}'; do
+		run timeout 100 "$WSPX" --colsep "$re" echo ::: a
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--colsep"*"over 8 unbounded repetitions"* ]]
+	done
+	run "$WSPX" --colsep '^(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*' echo ::: xay
+	[ "$status" -eq 0 ]
 	# one repetition at the C library's own bound is taken, and a
 	# thousand optional copies
 	run "$WSPX" --colsep 'a{32767}' echo ::: xay

@@ -91,7 +91,9 @@ for target; do
 	[ "$rc" -eq 72 ] && [ -f "$stopped" ] && rc=0
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	cov=$(sed -n 's/^#[0-9].* cov: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
-	echo "$name: ${runs:-?} runs in ${seconds} s${FUZZ_CPU:+ of CPU}," \
+	spent="in ${seconds} s${FUZZ_CPU:+ of CPU}"
+	[ "$rc" -ne 0 ] && spent="until a finding"
+	echo "$name: ${runs:-?} runs $spent," \
 	    "coverage ${cov:-?} edges, corpus $(ls "$seeds" | wc -l) seeds" \
 	    "+ $(ls "$work/$name/corpus" | wc -l) new"
 	if [ "$rc" -ne 0 ]; then
