@@ -14,14 +14,20 @@
  *
  *	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
  *	{
- *		if (FZ_TRY())
+ *		fz_begin();
+ *		if (setjmp(fz_jump) == 0)
  *			parse(data, size);	// may call exit()
  *		fz_done();
  *		return 0;
  *	}
  *
- * Only the thread that called FZ_TRY() is followed; code that starts
- * threads of its own is not for these targets.
+ * setjmp() is the whole condition of the if, one of the few places C11
+ * allows it (7.13.1.1), so it cannot hide in a macro with fz_begin().
+ * A local variable that the code under the if changes is not to be read
+ * after a jump (its value is then indeterminate): the targets read only
+ * what they set before.  Only the thread that called fz_begin() is
+ * followed; code that starts threads of its own is not for these
+ * targets.
  */
 #ifndef WSPX_FUZZ_HARNESS_H
 #define WSPX_FUZZ_HARNESS_H
@@ -33,10 +39,8 @@
 
 extern jmp_buf fz_jump;
 
-/* Start following an input; true the first time, false when exit()
- * jumped back. */
-#define FZ_TRY()	(fz_begin(), setjmp(fz_jump) == 0)
-
+/* Start following an input; then setjmp(fz_jump) returns 0, or not 0
+ * when exit() jumped back. */
 void fz_begin(void);
 
 /* Stop following: after a jump, free, close and release what the input

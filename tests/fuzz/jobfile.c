@@ -361,7 +361,8 @@ jobfile(const uint8_t *data, size_t size)
 		return;
 	}
 	config_defaults(&c);
-	if (FZ_TRY())
+	fz_begin();
+	if (setjmp(fz_jump) == 0)
 		passed(&c, &jf);
 	fz_done();
 	if (fz_exited())

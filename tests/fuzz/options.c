@@ -51,7 +51,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[0] = "wspx";
 	memcpy(argv + 1, w, n * sizeof(*w));
 	config_defaults(&c);
-	if (FZ_TRY())
+	fz_begin();
+	if (setjmp(fz_jump) == 0)
 		parse((int)n + 1, argv, &c);
 	fz_done();
 	if (!fz_exited())

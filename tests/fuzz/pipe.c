@@ -459,7 +459,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	readplan(&p, data, size);
 	makeargv(&a, &p);
 	config_defaults(&c);
-	if (FZ_TRY())
+	fz_begin();
+	if (setjmp(fz_jump) == 0)
 		cutinput(&c, &a, &p);
 	fz_done();
 	if (!fz_exited())

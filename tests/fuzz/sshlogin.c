@@ -76,7 +76,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	if (FZ_TRY())
+	fz_begin();
+	if (setjmp(fz_jump) == 0)
 		parse(data, size, &hl);
 	fz_done();
 	if (fz_exited())

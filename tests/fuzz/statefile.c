@@ -13,7 +13,7 @@
  * Checks: a file refused is left as it was; a job loaded is found by
  * lookup with its digest; and the rewritten file reads back clean
  * (nothing to drop), with the same jobs, digests and cached files.  The
- * library never exits, so no FZ_TRY: an exit() would be a finding.
+ * library never exits, so no setjmp(): an exit() would be a finding.
  */
 #include <fcntl.h>
 #include <stdint.h>

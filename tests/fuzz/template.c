@@ -508,7 +508,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	readinput(&in, data, size);
 	checkvalues(in.a.v, in.a.n);
 	progpath_init(dir);
-	if (FZ_TRY())
+	fz_begin();
+	if (setjmp(fz_jump) == 0)
 		build(&in);
 	fz_done();
 	if (fz_exited())	/* commands_free()'s reset of the statics */
