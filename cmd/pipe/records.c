@@ -70,7 +70,8 @@ compile(regex_t *rx, const char *re, const char *opt, const char *typed)
 }
 
 /* --regexp: each expression checked alone (for an error naming its
- * option), then the two as one. */
+ * option), then the two as one (an error naming both: each may pass the
+ * bounds of perlre.h, and the two not). */
 static void
 compilesep(struct records *r, const char *start, const char *end)
 {
@@ -86,7 +87,7 @@ compilesep(struct records *r, const char *start, const char *end)
 		regfree(&alone);
 	}
 	bufprintf(&b, "(%s)(%s)", end, start);
-	compile(&r->re, b.s, "--recend", end);
+	compile(&r->re, b.s, "--recend with --recstart", b.s);
 	free(b.s);
 }
 

@@ -215,6 +215,11 @@ load helper
 	done
 	run "$WSPX" --colsep '^(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*(a*)*' echo ::: xay
 	[ "$status" -eq 0 ]
+	# each within the bound, the two joined past it: both are named
+	run "$WSPX" --pipe --regexp --recstart '^(a*)*(a*)*(a*)*(a*)*' \
+	    --recend '(b*)*(b*)*(b*)*(b*)*(b*)*' cat < /dev/null
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--recend with --recstart: '((b*)*"*"too complex"* ]]
 	# one repetition at the C library's own bound is taken, and a
 	# thousand optional copies
 	run "$WSPX" --colsep 'a{32767}' echo ::: xay
