@@ -262,6 +262,9 @@ script(struct graphrun *gr, const struct gjob *j, enum wspx__shlang lang,
 	const struct wspx__ynode *r = gr->jf->jobs[j->index].run;
 	size_t i;
 
+	/* (an empty list is an empty script, as run: "" is) */
+	bufadd(run, "", 0);
+	bufadd(show, "", 0);
 	if (r->kind == WSPX__YSCALAR) {
 		runstring(gr, j, r->str, lang, v, run, show);
 		return;

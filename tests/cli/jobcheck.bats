@@ -146,6 +146,20 @@ Y
 	[[ "$output" == "jobs.yaml:2:15: "* ]]
 }
 
+@test "run: an empty list is an empty script, as run: \"\" is, not a crash" {
+	# (found by tests/fuzz/jobfile: its command pointed nowhere)
+	cp "$BATS_TEST_DIRNAME/../fuzz/corpus/jobfile/finding-empty-run-list" \
+	    jobs.yaml
+	run "$WSPX" run --dry-run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 job would run"* ]]
+	run "$WSPX" run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 job ok"* ]]
+}
+
 @test "a syntax error after text that is not ASCII is no tab: libyaml counts characters" {
 	# (the tab check read the byte at libyaml's index, a count of
 	# characters: a BOM in a flow sequence made it a tab past the end)
