@@ -73,28 +73,50 @@ wspx__filecache_entry(struct wspx__state *st, const char *key)
 	return (long)st->nfiles++;
 }
 
-/* Parse a decimal number (with an optional '-') at *s, before end, that
- * ends with a tab; *s is then after the tab.  false if there is none. */
+/* Parse a decimal number (with an optional '-', *neg) at *s, before end,
+ * that ends with a tab, into its magnitude *v; *s is then after the tab.
+ * false if there is none, or it passes UINT64_MAX. */
 static bool
-number(const char **s, const char *end, int64_t *out)
+number(const char **s, const char *end, bool *neg, uint64_t *v)
 {
 	const char *p = *s;
-	bool neg = p < end && *p == '-';
-	uint64_t v = 0;
 
-	p += neg;
+	*neg = p < end && *p == '-';
+	p += *neg;
 	if (p >= end || *p < '0' || *p > '9')
 		return false;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINT64_MAX - 9) / 10)
+	for (*v = 0; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (*v > (UINT64_MAX - 9) / 10)
 			return false;
-		v = v * 10 + (uint64_t)(*p - '0');
+		*v = *v * 10 + (uint64_t)(*p - '0');
 	}
-	if (p >= end || *p != '\t' || v > (uint64_t)INT64_MAX)
+	if (p >= end || *p != '\t')
 		return false;
-	*out = neg ? -(int64_t)v : (int64_t)v;
 	*s = p + 1;
 	return true;
+}
+
+/* A size or a time: a signed number. */
+static bool
+signednum(const char **s, const char *end, int64_t *out)
+{
+	uint64_t v;
+	bool neg;
+
+	if (!number(s, end, &neg, &v) || v > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return true;
+}
+
+/* An inode or a device number: unsigned, up to UINT64_MAX, as
+ * wspx__filecache_format() writes them. */
+static bool
+unsignednum(const char **s, const char *end, uint64_t *out)
+{
+	bool neg;
+
+	return number(s, end, &neg, out) && !neg;
 }
 
 bool
@@ -103,16 +125,19 @@ wspx__filecache_parse(struct wspx__state *st, const char *s, size_t len,
 {
 	const char *p = s + 2, *end = s + len;
 	struct fentry fe = { 0 };
-	int64_t n[5];
+	int64_t n[3];
+	uint64_t ino, dev;
 	char *key;
 	long k;
 	int i;
 
 	if (len < 2 || s[0] != '@' || s[1] != '\t')
 		return false;
-	for (i = 0; i < 5; i++)
-		if (!number(&p, end, &n[i]))
+	for (i = 0; i < 3; i++)
+		if (!signednum(&p, end, &n[i]))
 			return false;
+	if (!unsignednum(&p, end, &ino) || !unsignednum(&p, end, &dev))
+		return false;
 	if (end - p < 66 || p[64] != '\t' ||
 	    !wspx__statefile_unhex(p, fe.sum, 32))
 		return false;
@@ -124,8 +149,7 @@ wspx__filecache_parse(struct wspx__state *st, const char *s, size_t len,
 		free(key);
 		return false;
 	}
-	fe.st = (struct fstat){ n[0], n[1], n[2], (uint64_t)n[3],
-	    (uint64_t)n[4] };
+	fe.st = (struct fstat){ n[0], n[1], n[2], ino, dev };
 	if ((k = wspx__filecache_entry(st, key)) < 0)
 		*nomem = true;
 	else {
