@@ -80,15 +80,18 @@ static bool
 number(const char **s, const char *end, bool *neg, uint64_t *v)
 {
 	const char *p = *s;
+	unsigned d;
 
 	*neg = p < end && *p == '-';
 	p += *neg;
 	if (p >= end || *p < '0' || *p > '9')
 		return false;
 	for (*v = 0; p < end && *p >= '0' && *p <= '9'; p++) {
-		if (*v > (UINT64_MAX - 9) / 10)
+		d = (unsigned)(*p - '0');
+		if (*v > UINT64_MAX / 10 ||
+		    (*v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return false;
-		*v = *v * 10 + (uint64_t)(*p - '0');
+		*v = *v * 10 + d;
 	}
 	if (p >= end || *p != '\t')
 		return false;

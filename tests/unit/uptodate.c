@@ -380,6 +380,17 @@ test_cutoff(void)
 	CHECK(wspx__statefile_open(&st, path) == 0);
 	CHECK(wspx__statefile_close(st) == 0);
 	CHECK(lines(path) == 2 && cached(path, "good.c") && !cached(path, "a"));
+	/* Inode and device numbers are unsigned, as the writer prints them:
+	 * up to UINT64_MAX kept, a sign or a number past it dropped. */
+	test_putfile(path, "wspx-state 3\n"
+	    "@\t1\t2\t3\t18446744073709551615\t9223372036854775808\t"
+	    HEX64 "\tbig.c\n"
+	    "@\t1\t2\t3\t-1\t5\t" HEX64 "\tneg.c\n"
+	    "@\t1\t2\t3\t4\t18446744073709551616\t" HEX64 "\tover.c\n");
+	CHECK(wspx__statefile_open(&st, path) == 0);
+	CHECK(wspx__statefile_close(st) == 0);
+	CHECK(lines(path) == 2 && cached(path, "big.c") &&
+	    !cached(path, "neg.c") && !cached(path, "over.c"));
 	/* A header cut off while the file was created. */
 	test_putfile(path, "wspx-st");
 	CHECK(wspx__statefile_open(&st, path) == 0);
