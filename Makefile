@@ -78,8 +78,8 @@ ENGINEOBJ = lib/base/arena.o lib/base/diag.o lib/base/duration.o \
 	lib/builtins/builtin.o lib/builtins/fs.o lib/builtins/rm.o \
 	lib/builtins/wait.o \
 	lib/jobfile/glob.o lib/jobfile/jobcheck.o lib/jobfile/jobcond.o \
-	lib/jobfile/jobexpr.o lib/jobfile/jobfile.o lib/jobfile/matrix.o \
-	lib/jobfile/explain.o lib/jobfile/filecache.o lib/jobfile/shellctx.o \
+	lib/jobfile/jobexpr.o lib/jobfile/jobfile.o lib/jobfile/jobsize.o \
+	lib/jobfile/matrix.o lib/jobfile/explain.o lib/jobfile/filecache.o lib/jobfile/shellctx.o \
 	lib/jobfile/shellguard.o lib/jobfile/statefile.o \
 	lib/jobfile/stateread.o lib/jobfile/uptodate.o
 LIBOBJ = $(WSPXOBJ) $(ENGINEOBJ)

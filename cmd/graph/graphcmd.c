@@ -559,10 +559,11 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd,
 	if (gr->c->remote.hosts.n > 0)
 		bufadds(&run, "set -e\n");
 	script(gr, j, lang, &v, &run, &show);
-	if (j->envp == NULL) {
+	if (j->dir == NULL)
 		j->dir = graphcmd_dir(gr, j);
+	/* (a dry run starts nothing: no environment, no $WSPX_OUTPUT) */
+	if (j->envp == NULL && !gr->c->dryrun)
 		j->envp = environment(gr, j, &v, tmpdir);
-	}
 	values_free(&v);
 	cmd->argv = argvfor(jj, &sh, lang, run.s + (gr->c->remote.hosts.n >
 	    0 ? 7 : 0), &shelled);
@@ -604,15 +605,14 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	int rc;
 
 	free(j->cj.cmdtext);
-	/* (the environment is made once, at the first attempt) */
-	if (j->envp == NULL && (rc = graphstate_tmpdir(gr, &tmpdir)) != 0)
+	/* (the environment is made once, at the first attempt; a dry run
+	 * makes none, nor the directory of the $WSPX_OUTPUT files) */
+	if (j->envp == NULL && !gr->c->dryrun &&
+	    (rc = graphstate_tmpdir(gr, &tmpdir)) != 0)
 		return notmpdir(gr, j, rc);
 	command(gr, j, cmd, tmpdir);
-	if (j->envp == NULL) {	/* a builtin's dry run */
+	if (j->dir == NULL)	/* a builtin's dry run */
 		j->dir = graphcmd_dir(gr, j);
-		j->envp = environment(gr, j, &(struct values){ NULL, NULL,
-		    0 }, tmpdir);
-	}
 	cmd->envp = j->envp;
 	cmd->dir = j->dir;
 	/* each attempt starts with no outputs (an earlier one's are read

@@ -647,6 +647,7 @@ wspx__yamldoc_read(struct wspx__yamldoc *doc, FILE *f, struct wspx__diag *d)
 	l.arena = &doc->arena;
 	if ((rc = readall(f, &buf, &l.len, d)) != 0)
 		return rc;
+	doc->size = l.len;
 	if (!yaml_parser_initialize(&l.parser)) {
 		free(buf);
 		return -ENOMEM;

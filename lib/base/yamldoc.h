@@ -59,6 +59,7 @@ struct wspx__ynode {
 /* A document: its root (NULL for an empty file) and the arena. */
 struct wspx__yamldoc {
 	struct wspx__ynode *root;
+	size_t size;			/* of the file, in bytes */
 	struct wspx__arena arena;	/* the nodes, their items and
 					 * strings; freed by _fini */
 };

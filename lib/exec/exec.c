@@ -17,7 +17,12 @@
  *     more.
  *
  * A dry run's job only shows its command: route() runs it in place, on
- * the worker, with no blocking thread (wspx__exec_dryrun()).  A job that
+ * the worker, with no blocking thread (wspx__exec_dryrun()), but still in
+ * input order: the ready jobs at the head of the queue are run by the
+ * worker that found them so.  Run as the workers take them, the jobs of
+ * a graph's many roots would be shown newest first by a thief, and the
+ * ordered output would hold every one of them until the first was shown.
+ * A job that
  * the caller runs in the process (a job file's builtin, on the
  * work-stealing pool) takes no slot and no window place: it enters at its
  * start and end only (wspx__exec_startedhere(), wspx__exec_ranhere()), to
@@ -300,8 +305,9 @@ wspx__exec_closeoutput(struct wspx__exec *x, struct wspx__execjob *job)
 }
 
 /* A job's run in the work-stealing pool: mark it ready, and hand over the
- * ready jobs at the head of the queue.  Those a stop or a failure keeps
- * from the blocking pool finish here, with that error. */
+ * ready jobs at the head of the queue (a dry run's are run here, in
+ * turn).  Those a stop or a failure keeps from the blocking pool finish
+ * here, with that error. */
 static void
 route(struct wspx_worker *w, struct wspx_job *wj)
 {
@@ -310,10 +316,6 @@ route(struct wspx_worker *w, struct wspx_job *wj)
 	struct wspx__exec *x = job->x;
 
 	(void)w;
-	if (x->o.dry_run) {
-		wspx__exec_dryrun(job);
-		return;
-	}
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	job->ready = true;
 	first = x->head;
@@ -325,12 +327,15 @@ route(struct wspx_worker *w, struct wspx_job *wj)
 		x->tail = NULL;
 	if (last != NULL) {
 		last->next = NULL;
-		left = handover(x, first);
+		left = x->o.dry_run ? first : handover(x, first);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	for (job = left; job != NULL; job = next) {
 		next = job->next;
-		wspx__exec_complete(job);
+		if (x->o.dry_run)
+			wspx__exec_dryrun(job);
+		else
+			wspx__exec_complete(job);
 	}
 }
 
@@ -356,14 +361,13 @@ wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
 	}
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
 	x->inflight += n;
-	/* The queue orders the handover to the blocking pool; a dry run's
-	 * jobs never go there, and are freed as soon as they have run. */
-	if (!x->o.dry_run && x->tail != NULL)
+	/* The queue orders the handover to the blocking pool, or a dry
+	 * run's jobs. */
+	if (x->tail != NULL)
 		x->tail->next = jobs[0];
-	else if (!x->o.dry_run)
+	else
 		x->head = jobs[0];
-	if (!x->o.dry_run)
-		x->tail = jobs[n - 1];
+	x->tail = jobs[n - 1];
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	for (i = 0; i < n; i += k) {
 		for (k = 0; k < 64 && i + k < n; k++)

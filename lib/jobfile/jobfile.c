@@ -685,6 +685,8 @@ readjobs(struct wspx__jobfile *jf, const struct wspx__ynode *jobs,
 	if (rc == 0)
 		wspx__jobcheck_exprs(jf, d);
 	if (rc == 0)
+		rc = wspx__jobsize_check(jf, jf->doc.size, d);
+	if (rc == 0)
 		rc = wspx__jobcheck_cycles(jf, d);
 	wspx__jobcheck_hosts(jf, d);
 	for (i = 0; protos != NULL && i < jobs->n; i++)

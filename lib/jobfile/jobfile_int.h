@@ -2,8 +2,8 @@
  * Between the files of job files only (jobfile.h is their interface): the
  * checks that look across a file's jobs (jobcheck.c), each `needs`
  * resolved to the jobs or legs it names, expressions checked against the
- * job's matrix and needs, the graph searched for cycles; and a job's `if`
- * read (jobcond.c).  jobfile.c calls them as it loads a file.
+ * job's matrix and needs, the graph searched for cycles; the jobs'
+ * weight once expanded (jobsize.c); and a job's `if` read (jobcond.c).  jobfile.c calls them as it loads a file.
  */
 #ifndef WSPX_JOBFILE_INT_H
 #define WSPX_JOBFILE_INT_H
@@ -38,6 +38,12 @@ int wspx__jobcheck_yaml(const struct wspx__ynode *root,
 
 /* Check the ${{ }} expressions of every job's run, env, dir and with. */
 void wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d);
+
+/* Weigh the expanded jobs of jf, a file of filesize bytes (see
+ * jobsize.c): an error at the job that takes the file past its limit.
+ * Returns 0, -EINVAL or -ENOMEM. */
+int wspx__jobsize_check(const struct wspx__jobfile *jf, size_t filesize,
+    struct wspx__diag *d);
 
 /* Report every cycle of needs, as its path (a -> b -> a), at the first
  * job's key.  Iterative: a chain as deep as the file is long is fine.

@@ -30,14 +30,72 @@ P
 	[ "$kb" -lt "$(rsslimit)" ]
 }
 
-@test "a 4,096-leg job with 5,000 expressions is checked once, not once a leg" {
+@test "a dry run of 20,480 jobs from a 1 KB file shows them in the file's order, in little memory" {
+	python3 - <<'P'
+vals = ",".join('"%d"' % i for i in range(64))
+s = 'jobs:\n  j0: &J {matrix: {a: &v [%s], b: *v}, run: "echo ${{ matrix.a }}"}\n' % vals
+s += "".join("  j%d: *J\n" % i for i in range(1, 5))
+open("jobs.yaml", "w").write(s)
+P
+	local kb
+	kb=$(rss timeout 60 "$WSPX" run --dry-run jobs.yaml)
+	[ "$(cat st)" -eq 0 ]
+	# (the legs of j0, then j1's...: a comment line and a command each)
+	grep -c '^# j' out > n
+	[ "$(cat n)" -eq 20480 ]
+	python3 - <<'P'
+lines = [l for l in open("out") if l.startswith("# j")]
+want = ["# j%d[a=%d,b=%d]\n" % (j, a, b) for j in range(5)
+        for a in range(64) for b in range(64)]
+assert lines == want, "out of order"
+P
+	echo "peak RSS: $kb KiB"
+	[ "$kb" -lt "$(rsslimit)" ]
+}
+
+@test "a 4,096-leg job with 5,000 expressions is checked once, not once a leg, and refused by its weight" {
 	python3 - <<'P'
 vals = ",".join('"%d"' % i for i in range(4096))
 run = " ".join("${{ matrix.a }}" for _ in range(5000))
 open("jobs.yaml", "w").write("jobs:\n  t:\n    matrix: {a: [%s]}\n    run: echo %s\n" % (vals, run))
 P
 	run timeout 20 "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	# (4096 legs of 5 + 5000 + 5000 x 0 for the values' 32-byte blocks)
+	[[ "$output" == "jobs.yaml:2:3: job 't' (4096 legs of weight 5005) brings the file's expanded weight to 20500480, past the 238678 that a file of 107606 bytes may have: see Limits in wspx(5)" ]]
+}
+
+@test "a file's weight: legs count 5, expressions 1 and 1 more for each 32 bytes of their value; the limit is 131072 and the file's bytes" {
+	# six aliases of 4,096 legs, and k with 64 x n legs: the largest n
+	# the limit lets in passes, one more is refused at k
+	python3 - <<'P'
+def text(n):
+    vals = ",".join('"%d"' % i for i in range(64))
+    s = 'jobs:\n  j0: &J {matrix: {a: &v [%s], b: *v}, run: "true"}\n' % vals
+    s += "".join("  j%d: *J\n" % i for i in range(1, 6))
+    return s + '  k: {matrix: {a: *v, b: [%s]}, run: "true"}\n' % ",".join(
+        str(i) for i in range(n))
+n = max(n for n in range(1, 64)
+        if 5 * (6 * 4096 + 64 * n) <= 131072 + len(text(n)))
+open("fits.yaml", "w").write(text(n))
+open("over.yaml", "w").write(text(n + 1))
+P
+	run "$WSPX" check fits.yaml
 	[ "$status" -eq 0 ]
+	run "$WSPX" check over.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == "over.yaml:8:3: job 'k' ("*" legs of weight 5) brings the file's expanded weight to "* ]]
+	# four aliases of 4,096 legs, with an expression used twice: a
+	# value of 1 byte weighs 2 x 1 a leg, one of 64 bytes 2 x (1 + 2)
+	for v in b "$(printf '%064d' 7)"; do
+		printf 'jobs:\n  t: &T {matrix: {a: ["%s", "c"], b: [%s]}, run: "echo ${{ matrix.a }} ${{ matrix.a }}"}\n  u: *T\n  v: *T\n  w: *T\n' \
+		    "$v" "$(seq -s, 1 2048)" > "jobs$v.yaml"
+	done
+	run "$WSPX" check jobsb.yaml
+	[ "$status" -eq 0 ]
+	run "$WSPX" check jobs0*.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"job 'w' (4096 legs of weight 11) brings the file's expanded weight to 180224, past the"* ]]
 }
 
 @test "a pattern of many ** walks each directory once" {

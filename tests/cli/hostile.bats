@@ -84,9 +84,9 @@ for i in range(1, n):
 	[ "$st" -eq 0 ]
 }
 
-@test "hostile: 4,096 legs with 5,000 expressions, and values in every place" {
+@test "hostile: 16 legs with 5,000 expressions, and values in every place" {
 	python3 - <<'P'
-vals = ",".join('"%d"' % i for i in range(4096))
+vals = ",".join('"%d"' % i for i in range(16))
 run = " ".join("'${{ matrix.a }}' \"${{ matrix.a }}\"" for _ in range(2500))
 open("jobs.yaml", "w").write("jobs:\n  t:\n    matrix: {a: [%s]}\n    run: echo %s\n" % (vals, run))
 P

@@ -21,7 +21,6 @@
  * (the building exits only on a bug: the file was checked).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,17 +53,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * input of 4 KB can name a million legs). */
 #define FINDS 64
 
-/* Where the jobs' $WSPX_OUTPUT files would go: written into their
- * environment, never made (the run makes it at its first job; the
- * target makes no file). */
-static char nowhere[] = "/nonexistent/wspx-fuzz";
 
 /* NAME=value words of the command line, over the file's env:. */
 static char *vars[] = { "CC=cc -O2", "WSPX_FUZZ=1" };
 
-/* The environment wspx runs in, which each job's is made from: the same
- * on every machine, so that an input makes the same commands wherever
- * it is run again (the sanitizers read theirs from /proc). */
+/* The environment wspx runs in: the same on every machine, so that an
+ * input does the same wherever it is run again (the sanitizers read
+ * theirs from /proc). */
 extern char **environ;
 static char *fixedenv[] = { "PATH=/usr/local/bin:/usr/bin:/bin",
     "HOME=/nonexistent", "CC=cc", "TMPDIR=/tmp", NULL };
@@ -261,9 +256,7 @@ command(struct graphrun *gr, struct gjob *j)
 		graphcmd_bargs(gr, j);
 		graphcmd_free(j);
 	}
-	free(j->outfile);
 	free(j->cj.cmdtext);
-	j->outfile = NULL;
 	j->cj.cmdtext = NULL;
 }
 
@@ -320,9 +313,7 @@ dryrun(struct config *c, struct wspx__jobfile *jf)
 	gr.nvars = sizeof(vars) / sizeof(vars[0]);
 	gr.base = ".";
 	gr.basefd = -1;
-	gr.tmpdir = nowhere;
-	if (pthread_mutex_init(&gr.tmplock, NULL) != 0 ||
-	    (gr.jobs = calloc(jf->njobs, sizeof(*gr.jobs))) == NULL)
+	if ((gr.jobs = calloc(jf->njobs, sizeof(*gr.jobs))) == NULL)
 		abort();
 	for (i = 0; i < jf->njobs; i++) {
 		gr.jobs[i].index = i;
@@ -333,7 +324,6 @@ dryrun(struct config *c, struct wspx__jobfile *jf)
 	for (i = 0; i < jf->njobs; i++)
 		command(&gr, &gr.jobs[i]);
 	free(gr.jobs);
-	pthread_mutex_destroy(&gr.tmplock);
 }
 
 /* Everything after the file was read and checked. */

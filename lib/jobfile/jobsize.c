@@ -1,0 +1,169 @@
+/*
+ * The size of a job file's jobs once expanded (see jobfile_int.h).
+ *
+ * Aliases and matrices let a few hundred bytes name tens of thousands of
+ * legs, each with thousands of expressions, each of which a run, a dry
+ * run or the fuzz target expands: work out of all proportion to the file.
+ * So a file is weighed before anything is expanded, in units of what it
+ * costs to make a job's command: each leg counts LEG_COST, each use of an
+ * expression in a leg 1, and 1 more for each VALUE_BYTES bytes of the
+ * longest value its matrix key takes in the job's legs (a dry run shows
+ * the value in its place).  A file may weigh WSPX__SIZE_BASE plus its own
+ * length in bytes: a file that writes its jobs out (a generated build of
+ * 100,000 jobs) weighs less than it is long, and only an expansion far
+ * larger than the file is refused.  The weights are the ratios of the
+ * costs measured (tests/fuzz/README.md): a leg costs what 6 to 8
+ * expressions do.
+ *
+ * A job's legs share its strings: each job is weighed once, its
+ * expressions found once and its matrix values' lengths read once a leg.
+ */
+#include "jobfile_int.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEG_COST	5u
+#define VALUE_BYTES	32u
+
+/* The matrix keys of a job's legs, each with its longest value. */
+struct keylens {
+	const char **keys;
+	size_t *max;
+	size_t n;
+};
+
+/* The longest value of each key of the legs [first, end) into kl.
+ * -ENOMEM or 0. */
+static int
+longest(const struct wspx__jfjob *first, const struct wspx__jfjob *end,
+    struct keylens *kl)
+{
+	const struct wspx__jfjob *l;
+	size_t i, k, len, room = 1;
+
+	/* (room for every key of every leg: a key that only some legs
+	 * have, from include:, is one more) */
+	for (l = first; l < end; l++)
+		room += l->nmatrix;
+	kl->n = 0;
+	kl->keys = calloc(room, sizeof(*kl->keys));
+	kl->max = calloc(room, sizeof(*kl->max));
+	if (kl->keys == NULL || kl->max == NULL)
+		return -ENOMEM;
+	for (l = first; l < end; l++)
+		for (i = 0; i < l->nmatrix; i++) {
+			for (k = 0; k < kl->n && strcmp(kl->keys[k],
+			    l->mkeys[i]) != 0; k++)
+				;
+			if (k == kl->n)
+				kl->keys[kl->n++] = l->mkeys[i];
+			len = strlen(l->mvals[i]);
+			if (len > kl->max[k])
+				kl->max[k] = len;
+		}
+	return 0;
+}
+
+/* The weight of the expressions of the scalar v in one leg. */
+static uint64_t
+scalarweight(const struct wspx__ynode *v, const struct keylens *kl)
+{
+	struct wspx__jfexpr e;
+	uint64_t w = 0;
+	size_t pos = 0, k;
+	int r;
+
+	/* (one that is malformed, an error already, weighs 1) */
+	while ((r = wspx__jobfile_next(v->str, v->len, &pos, &e)) != 0) {
+		pos = e.end;
+		w++;
+		if (r < 0 || !e.matrix)
+			continue;
+		for (k = 0; k < kl->n; k++)
+			if (strlen(kl->keys[k]) == e.keylen &&
+			    memcmp(kl->keys[k], e.key, e.keylen) == 0)
+				w += kl->max[k] / VALUE_BYTES;
+	}
+	return w;
+}
+
+/* The weight of the expressions of v (a scalar, or a list or mapping of
+ * them, as in with:) in one leg. */
+static uint64_t
+weight(const struct wspx__ynode *v, const struct keylens *kl)
+{
+	uint64_t w = 0;
+	size_t i;
+
+	if (v == NULL)
+		return 0;
+	if (v->kind == WSPX__YSCALAR)
+		return scalarweight(v, kl);
+	/* (with: holds scalars and lists of them; no deeper) */
+	for (i = 0; i < (v->kind == WSPX__YMAP ? 2 * v->n : v->n); i++)
+		if (v->items[i]->kind == WSPX__YSCALAR)
+			w += scalarweight(v->items[i], kl);
+		else if (v->kind == WSPX__YMAP)
+			w += weight(v->items[i], kl);
+	return w;
+}
+
+/* The weight of one leg of the job whose legs are [first, end). */
+static int
+legweight(const struct wspx__jfjob *first, const struct wspx__jfjob *end,
+    uint64_t *w)
+{
+	struct keylens kl = { NULL, NULL, 0 };
+	size_t k;
+	int rc;
+
+	if ((rc = longest(first, end, &kl)) == 0) {
+		*w = LEG_COST + weight(first->run, &kl) +
+		    weight(first->dir, &kl) + weight(first->with, &kl) +
+		    weight(first->sources, &kl) +
+		    weight(first->generates, &kl);
+		for (k = 0; k < first->nenv; k++)
+			*w += weight(first->env[k].value, &kl);
+	}
+	free(kl.keys);
+	free(kl.max);
+	return rc;
+}
+
+int
+wspx__jobsize_check(const struct wspx__jobfile *jf, size_t filesize,
+    struct wspx__diag *d)
+{
+	const struct wspx__jfjob *first, *end, *stop;
+	uint64_t total = 0, limit = WSPX__SIZE_BASE + (uint64_t)filesize, w;
+	int rc;
+
+	/* (a file whose jobs were all refused has none, and no array) */
+	if (jf->njobs == 0)
+		return 0;
+	stop = jf->jobs + jf->njobs;
+	for (first = jf->jobs; first < stop; first = end) {
+		for (end = first + 1; end < stop && end->key == first->key;
+		    end++)
+			;
+		if ((rc = legweight(first, end, &w)) != 0)
+			return rc;
+		/* (w is below 2^43, weighing every byte of 64 MiB twice
+		 * for each use, and legs at most 4096: no overflow) */
+		total += w * (uint64_t)(end - first);
+		if (total <= limit)
+			continue;
+		wspx__diag_add(d, first->key->line, first->key->col, "job "
+		    "'%s' (%zu legs of weight %llu) brings the file's "
+		    "expanded weight to %llu, past the %llu that a file of "
+		    "%zu bytes may have: see Limits in wspx(5)",
+		    first->key->str, (size_t)(end - first),
+		    (unsigned long long)w, (unsigned long long)total,
+		    (unsigned long long)limit, filesize);
+		return -EINVAL;
+	}
+	return 0;
+}
