@@ -59,6 +59,11 @@ struct scanner {
 	size_t xstart, xend;	/* the next expression, xstart == n if none */
 	struct wspx__shscan *out;
 	size_t cap;
+	size_t lim;		/* where the text being scanned ends: the
+				 * command's, or that of the here-document
+				 * whose text holds it (a here-document
+				 * opened in $(...) there ends with it, as
+				 * the shell reads it when it expands) */
 };
 
 #define FAIL ((size_t)-1)
@@ -292,28 +297,29 @@ heredoc(struct scanner *sc, size_t i)
 }
 
 /* The end of the here-document h whose text starts at *b: the start of
- * its delimiter line, with *b past that line (or both at the end). */
+ * its delimiter line, with *b past that line (or both at the end of the
+ * text being scanned, sc->lim). */
 static size_t
 bodyend(const struct scanner *sc, const struct heredoc *h, size_t *b)
 {
 	const char *s = sc->s, *nl;
 	size_t ls = *b, le, t;
 
-	while (ls < sc->n) {
-		nl = memchr(s + ls, '\n', sc->n - ls);
-		le = nl != NULL ? (size_t)(nl - s) : sc->n;
+	while (ls < sc->lim) {
+		nl = memchr(s + ls, '\n', sc->lim - ls);
+		le = nl != NULL ? (size_t)(nl - s) : sc->lim;
 		t = ls;
 		while (h->dash && t < le && s[t] == '\t')
 			t++;
 		if (le - t == h->dlen && memcmp(s + t, h->delim, h->dlen) ==
 		    0) {
-			*b = le < sc->n ? le + 1 : sc->n;
+			*b = le < sc->lim ? le + 1 : sc->lim;
 			return ls;
 		}
-		ls = le < sc->n ? le + 1 : sc->n;
+		ls = le < sc->lim ? le + 1 : sc->lim;
 	}
-	*b = sc->n;
-	return sc->n;
+	*b = sc->lim;
+	return sc->lim;
 }
 
 static size_t scan(struct scanner *sc, size_t i, size_t end);
@@ -371,7 +377,7 @@ static size_t
 bodies(struct scanner *sc, size_t b)
 {
 	struct heredoc pend[MAXPENDING];
-	size_t np = sc->npend, k, bs, be, sp;
+	size_t np = sc->npend, k, bs, be, sp, lim;
 	bool ok = true;
 
 	memcpy(pend, sc->pend, np * sizeof(*pend));
@@ -394,9 +400,12 @@ bodies(struct scanner *sc, size_t b)
 			continue;
 		}
 		sp = sc->sp;
+		lim = sc->lim;
+		sc->lim = be;
 		ok = push(sc, ST_HEREDOC, bs) != FAIL && scan(sc, bs, be) !=
 		    FAIL;
 		sc->sp = sp;
+		sc->lim = lim;
 	}
 	for (k = 0; k < np; k++)
 		free(pend[k].delim);
@@ -733,6 +742,7 @@ wspx__shellctx_scan(const char *s, size_t n, enum wspx__shlang lang,
 	sc.n = n;
 	sc.lang = lang;
 	sc.out = out;
+	sc.lim = n;
 	(void)push(&sc, ST_CMD, 0);
 	nextexpr(&sc, 0);
 	i = scan(&sc, 0, n);
@@ -746,6 +756,15 @@ wspx__shellctx_scan(const char *s, size_t n, enum wspx__shlang lang,
 	/* (no edits: edits is NULL, which qsort() may not be given) */
 	if (out->n > 1)
 		qsort(out->edits, out->n, sizeof(*out->edits), bystart);
+	/* Edits that overlap are a place read twice, in two ways: refused,
+	 * whatever the reading that made them (the command's maker relies
+	 * on their order). */
+	for (k = 1; k < out->n; k++)
+		if (out->edits[k].start < out->edits[k - 1].end) {
+			(void)fail(&sc, out->edits[k].start, "stands where "
+			    "wspx cannot follow the shell's syntax");
+			return -1;
+		}
 	return 0;
 }
 

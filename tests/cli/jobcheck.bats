@@ -160,6 +160,20 @@ Y
 	[[ "$output" == *"1 job ok"* ]]
 }
 
+@test "a here-document opened in backquotes in another's text ends with it: its expression is edited once" {
+	# (found by tests/fuzz/jobfile: the inner text ran on past the outer
+	# one, the expression after both was edited twice, and wspx run
+	# corrupted its memory)
+	cp "$BATS_TEST_DIRNAME/../fuzz/corpus/jobfile/finding-heredoc-in-heredoc-overlap" \
+	    jobs.yaml
+	run timeout 20 "$WSPX" run --dry-run jobs.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"2 jobs would run"* ]]
+	run timeout 20 "$WSPX" check jobs.yaml
+	[ "$status" -eq 0 ]
+}
+
 @test "a syntax error after text that is not ASCII is no tab: libyaml counts characters" {
 	# (the tab check read the byte at libyaml's index, a count of
 	# characters: a BOM in a flow sequence made it a tab past the end)

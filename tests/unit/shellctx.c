@@ -89,6 +89,16 @@ test_posix(void)
 	/* (a # after } or ) is in a word, not a comment) */
 	expect(WSPX__SH_POSIX, "echo ${X}#" E " $(c)#" E, "ww");
 	expect(WSPX__SH_POSIX, "[ \"" E "\" = x ] && [[ " E " == y ]]", "dw");
+	/* A here-document opened in `...` inside another's text ends with
+	 * that text, as the shell reads it when it expands the outer one:
+	 * its unended text used to run on over the rest of the command,
+	 * whose expression was then edited twice, in two ways (found by
+	 * tests/fuzz/jobfile: wspx run crashed on the overlap). */
+	expect(WSPX__SH_POSIX, "c<<EOF\nn`e <<'Q'\nEOF\n" E "\n", "w");
+	expect(WSPX__SH_POSIX, "c<<EOF\nn`e <<'Q'\n" E "\nEOF\n" E "\n",
+	    "uhew");
+	expect(WSPX__SH_POSIX, "c<<EOF\n$(e <<Q\n" E "\nQ\n)\nEOF\n" E,
+	    "hw");
 }
 
 static void
