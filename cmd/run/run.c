@@ -90,8 +90,10 @@ skipseq(struct run *r, uint64_t seq)
 }
 
 /* --retry-failed: the next failed job of the joblog, with the logged
- * command as its one argument (run as a command line); the sequence
- * numbers in between take their turns in the output. */
+ * command as its one argument (run as a command line) and its logged
+ * number.  The jobs take their turns in the output one after another,
+ * whatever the numbers between them (a row of job 4294967295 alone is
+ * one turn, not four billion). */
 static bool
 retryjob(struct run *r, struct cmdjob *j, uint64_t *seq)
 {
@@ -101,8 +103,8 @@ retryjob(struct run *r, struct cmdjob *j, uint64_t *seq)
 
 	if (!resume_next(r->resume, &next, &command))
 		return false;
-	while (++*seq < next)
-		skipseq(r, *seq);
+	*seq = next;
+	j->ej.outseq = ++r->retried;
 	n = strlen(command) + 1;
 	j->args.v = xcalloc(1, 2 * sizeof(char *) + n);
 	j->args.v[0] = memcpy((char *)(j->args.v + 2), command, n);

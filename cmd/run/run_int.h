@@ -34,6 +34,7 @@ struct run {
 	struct running *running; /* the running jobs, for SIGUSR1 */
 	struct status *status;	/* status line or --progress, or NULL */
 	struct resume *resume;	/* --resume and its kin, or NULL */
+	uint64_t retried;	/* --retry-failed: the jobs taken so far */
 	struct reports rep;	/* reports of each job, and at the end */
 	struct wspx__results *results; /* --results, or NULL */
 	struct wspx__jobserver *jobserver; /* make's, or --jobserver's */

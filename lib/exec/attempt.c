@@ -321,7 +321,8 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	if (r->error == 0 && refuses(x, job))
 		r->error = -ECANCELED;
 	if (r->error == 0 && job->oj == NULL && (r->error =
-	    wspx__output_open(x->o.output, job->seq, job->tag, &job->oj)) == 0) {
+	    wspx__output_open(x->o.output, wspx__exec_outseq(job), job->tag,
+	    &job->oj)) == 0) {
 		job->opened = true;
 		if (mayrunagain(x, job))
 			wspx__output_hold(x->o.output, job->oj);

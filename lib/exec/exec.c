@@ -218,7 +218,8 @@ skipoutput(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__outjob *oj;
 
-	if (wspx__output_open(x->o.output, job->seq, NULL, &oj) == 0)
+	if (wspx__output_open(x->o.output, wspx__exec_outseq(job), NULL,
+	    &oj) == 0)
 		wspx__output_close(x->o.output, oj);
 }
 

@@ -84,6 +84,10 @@ struct wspx__execjob {
 	struct wspx_task task;		/* the run, on a blocking thread */
 	struct wspx__exec *x;
 	uint64_t seq;			/* 1, 2, ...: input order */
+	uint64_t outseq;		/* its turn in the output, when the
+					 * jobs' seq have gaps no job fills
+					 * (--retry-failed): 1, 2, ... with
+					 * none; or 0: seq */
 	const char *tag;		/* put before each output line, or NULL */
 	int64_t timeout_ns;		/* its own time limit, or 0: the run's */
 	bool ownretries;		/* retries is its own, not the run's */

@@ -97,6 +97,13 @@ void wspx__exec_runtask(struct wspx_task *task, int status);
  * ended.  Slot lock held. */
 void wspx__exec_hangup(struct slot *s);
 
+/* Job's turn in the output (see outseq). */
+static inline uint64_t
+wspx__exec_outseq(const struct wspx__execjob *job)
+{
+	return job->outseq != 0 ? job->outseq : job->seq;
+}
+
 /* Whether a stop signal was sent: what is left of a job's group is
  * killed when it ends. */
 static inline bool

@@ -128,6 +128,24 @@ atleast() {
 	[ "${lines[1]}" -lt "$(rsslimit)" ]
 }
 
+@test "--retry-failed: a failed row of job 4294967295 runs at once, with and without -k, numbered as logged" {
+	# (its turn in the output used to be reached by opening and closing
+	# one for each of the four billion numbers before it)
+	printf '%s\n3\t:\t1.0\t1.0\t0\t0\t1\t0\techo three\n4294967295\t:\t1.0\t1.0\t0\t0\t1\t0\techo last\n' \
+	    "$HEADER" > log
+	cp log log2
+	run timeout 20 "$WSPX" --retry-failed --joblog log
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | sort)" = "$(printf 'last\nthree')" ]
+	run timeout 20 "$WSPX" -k --retry-failed --joblog log2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'three\nlast')" ]
+	# (the new rows keep the logged numbers)
+	[ "$(tail -n +4 log2 | cut -f1 | sort -n | tr '\n' ' ')" = "3 4294967295 " ]
+}
+
 @test "--joblog with --dry-run writes no joblog, as GNU parallel" {
 	run "$WSPX" --dry-run --joblog log echo ::: a b
 	[ "$output" = "$(printf 'echo a\necho b')" ]
