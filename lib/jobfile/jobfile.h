@@ -22,9 +22,9 @@
 /* Most jobs a file may hold, legs counted (aliases can make a small
  * file expand to many: 29 KB of them, to 10 million). */
 #define WSPX__JOBS_MAX 1000000u
-/* The expanded weight a file may have beyond its length in bytes (see
- * jobsize.c). */
-#define WSPX__SIZE_BASE 131072u
+/* The expanded weight a file may have beyond twice its length in bytes
+ * (see jobsize.c). */
+#define WSPX__SIZE_BASE 262144u
 
 /* The inputs of an `if`: F, a job it needs, or one they need, failed;
  * C, the run was cancelled (stopped or halted); K, a job it needs did

@@ -2,18 +2,21 @@
  * The size of a job file's jobs once expanded (see jobfile_int.h).
  *
  * Aliases and matrices let a few hundred bytes name tens of thousands of
- * legs, each with thousands of expressions, each of which a run, a dry
- * run or the fuzz target expands: work out of all proportion to the file.
- * So a file is weighed before anything is expanded, in units of what it
- * costs to make a job's command: each leg counts LEG_COST, each use of an
- * expression in a leg 1, and 1 more for each VALUE_BYTES bytes of the
- * longest value its matrix key takes in the job's legs (a dry run shows
- * the value in its place).  A file may weigh WSPX__SIZE_BASE plus its own
+ * legs, each with thousands of expressions, environment entries or bytes
+ * of script, which a run, a dry run or the fuzz target makes again for
+ * each leg: work out of all proportion to the file.  So a file is weighed
+ * before anything is made, in units of what making a leg's command costs:
+ * a leg LEG_COST; each use of an expression in it USE_COST, and 1 more for
+ * each VALUE_BYTES bytes of the longest value its matrix key takes in the
+ * job's legs (a dry run shows the value in its place); 1 for each
+ * TEXT_BYTES bytes of its run, dir, with, sources and generates (each leg
+ * scans its script); each entry of its environment 1, and 1 for each
+ * ENV_BYTES bytes of it.  A file may weigh WSPX__SIZE_BASE plus twice its
  * length in bytes: a file that writes its jobs out (a generated build of
  * 100,000 jobs) weighs less than it is long, and only an expansion far
- * larger than the file is refused.  The weights are the ratios of the
- * costs measured (tests/fuzz/README.md): a leg costs what 6 to 8
- * expressions do.
+ * larger than the file is refused.  The weights follow the costs measured
+ * in the fuzz target under the sanitizers (tests/fuzz/README.md), where a
+ * unit is about 10 us.
  *
  * A job's legs share its strings: each job is weighed once, its
  * expressions found once and its matrix values' lengths read once a leg.
@@ -25,8 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEG_COST	5u
-#define VALUE_BYTES	32u
+#define LEG_COST	10u
+#define USE_COST	2u
+#define VALUE_BYTES	16u
+#define TEXT_BYTES	16u
+#define ENV_BYTES	64u
 
 /* The matrix keys of a job's legs, each with its longest value. */
 struct keylens {
@@ -76,10 +82,10 @@ scalarweight(const struct wspx__ynode *v, const struct keylens *kl)
 	size_t pos = 0, k;
 	int r;
 
-	/* (one that is malformed, an error already, weighs 1) */
+	/* (one that is malformed, an error already, weighs as any) */
 	while ((r = wspx__jobfile_next(v->str, v->len, &pos, &e)) != 0) {
 		pos = e.end;
-		w++;
+		w += USE_COST;
 		if (r < 0 || !e.matrix)
 			continue;
 		for (k = 0; k < kl->n; k++)
@@ -101,11 +107,12 @@ weight(const struct wspx__ynode *v, const struct keylens *kl)
 	if (v == NULL)
 		return 0;
 	if (v->kind == WSPX__YSCALAR)
-		return scalarweight(v, kl);
+		return v->len / TEXT_BYTES + scalarweight(v, kl);
 	/* (with: holds scalars and lists of them; no deeper) */
 	for (i = 0; i < (v->kind == WSPX__YMAP ? 2 * v->n : v->n); i++)
 		if (v->items[i]->kind == WSPX__YSCALAR)
-			w += scalarweight(v->items[i], kl);
+			w += v->items[i]->len / TEXT_BYTES +
+			    scalarweight(v->items[i], kl);
 		else if (v->kind == WSPX__YMAP)
 			w += weight(v->items[i], kl);
 	return w;
@@ -126,7 +133,9 @@ legweight(const struct wspx__jfjob *first, const struct wspx__jfjob *end,
 		    weight(first->sources, &kl) +
 		    weight(first->generates, &kl);
 		for (k = 0; k < first->nenv; k++)
-			*w += weight(first->env[k].value, &kl);
+			*w += 1 + (strlen(first->env[k].name) +
+			    first->env[k].value->len) / ENV_BYTES +
+			    scalarweight(first->env[k].value, &kl);
 	}
 	free(kl.keys);
 	free(kl.max);
@@ -138,7 +147,8 @@ wspx__jobsize_check(const struct wspx__jobfile *jf, size_t filesize,
     struct wspx__diag *d)
 {
 	const struct wspx__jfjob *first, *end, *stop;
-	uint64_t total = 0, limit = WSPX__SIZE_BASE + (uint64_t)filesize, w;
+	uint64_t total = 0, limit = WSPX__SIZE_BASE + 2 * (uint64_t)filesize;
+	uint64_t w;
 	int rc;
 
 	/* (a file whose jobs were all refused has none, and no array) */
@@ -151,7 +161,7 @@ wspx__jobsize_check(const struct wspx__jobfile *jf, size_t filesize,
 			;
 		if ((rc = legweight(first, end, &w)) != 0)
 			return rc;
-		/* (w is below 2^43, weighing every byte of 64 MiB twice
+		/* (w is below 2^46, weighing every byte of 64 MiB many times
 		 * for each use, and legs at most 4096: no overflow) */
 		total += w * (uint64_t)(end - first);
 		if (total <= limit)

@@ -30,11 +30,11 @@ P
 	[ "$kb" -lt "$(rsslimit)" ]
 }
 
-@test "a dry run of 20,480 jobs from a 1 KB file shows them in the file's order, in little memory" {
+@test "a dry run of 24,576 jobs from a 1 KB file shows them in the file's order, in little memory" {
 	python3 - <<'P'
 vals = ",".join('"%d"' % i for i in range(64))
-s = 'jobs:\n  j0: &J {matrix: {a: &v [%s], b: *v}, run: "echo ${{ matrix.a }}"}\n' % vals
-s += "".join("  j%d: *J\n" % i for i in range(1, 5))
+s = 'jobs:\n  j0: &J {matrix: {a: &v [%s], b: *v}, run: "echo x"}\n' % vals
+s += "".join("  j%d: *J\n" % i for i in range(1, 6))
 open("jobs.yaml", "w").write(s)
 P
 	local kb
@@ -42,10 +42,10 @@ P
 	[ "$(cat st)" -eq 0 ]
 	# (the legs of j0, then j1's...: a comment line and a command each)
 	grep -c '^# j' out > n
-	[ "$(cat n)" -eq 20480 ]
+	[ "$(cat n)" -eq 24576 ]
 	python3 - <<'P'
 lines = [l for l in open("out") if l.startswith("# j")]
-want = ["# j%d[a=%d,b=%d]\n" % (j, a, b) for j in range(5)
+want = ["# j%d[a=%d,b=%d]\n" % (j, a, b) for j in range(6)
         for a in range(64) for b in range(64)]
 assert lines == want, "out of order"
 P
@@ -61,11 +61,13 @@ open("jobs.yaml", "w").write("jobs:\n  t:\n    matrix: {a: [%s]}\n    run: echo 
 P
 	run timeout 20 "$WSPX" check jobs.yaml
 	[ "$status" -eq 255 ]
-	# (4096 legs of 5 + 5000 + 5000 x 0 for the values' 32-byte blocks)
-	[[ "$output" == "jobs.yaml:2:3: job 't' (4096 legs of weight 5005) brings the file's expanded weight to 20500480, past the 238678 that a file of 107606 bytes may have: see Limits in wspx(5)" ]]
+	# (a leg: 10, 2 for each of the 5,000 uses, 1 for each 16 bytes of
+	# the script; the limit: 262144 and twice the file's bytes)
+	w=$(( 10 + 2 * 5000 + (5 + 5000 * 16 - 1) / 16 ))
+	[ "$output" = "jobs.yaml:2:3: job 't' (4096 legs of weight $w) brings the file's expanded weight to $((4096 * w)), past the $((262144 + 2 * $(wc -c < jobs.yaml))) that a file of $(wc -c < jobs.yaml) bytes may have: see Limits in wspx(5)" ]
 }
 
-@test "a file's weight: legs count 5, expressions 1 and 1 more for each 32 bytes of their value; the limit is 131072 and the file's bytes" {
+@test "a file's weight: legs 10, expressions 2 and 1 for each 16 bytes of their value; the limit is 262144 and twice the file's bytes" {
 	# six aliases of 4,096 legs, and k with 64 x n legs: the largest n
 	# the limit lets in passes, one more is refused at k
 	python3 - <<'P'
@@ -76,7 +78,7 @@ def text(n):
     return s + '  k: {matrix: {a: *v, b: [%s]}, run: "true"}\n' % ",".join(
         str(i) for i in range(n))
 n = max(n for n in range(1, 64)
-        if 5 * (6 * 4096 + 64 * n) <= 131072 + len(text(n)))
+        if 10 * (6 * 4096 + 64 * n) <= 262144 + 2 * len(text(n)))
 open("fits.yaml", "w").write(text(n))
 open("over.yaml", "w").write(text(n + 1))
 P
@@ -84,9 +86,10 @@ P
 	[ "$status" -eq 0 ]
 	run "$WSPX" check over.yaml
 	[ "$status" -eq 255 ]
-	[[ "$output" == "over.yaml:8:3: job 'k' ("*" legs of weight 5) brings the file's expanded weight to "* ]]
-	# four aliases of 4,096 legs, with an expression used twice: a
-	# value of 1 byte weighs 2 x 1 a leg, one of 64 bytes 2 x (1 + 2)
+	[[ "$output" == "over.yaml:8:3: job 'k' ("*" legs of weight 10) brings the file's expanded weight to "* ]]
+	# four aliases of 4,096 legs, with an expression used twice in a
+	# script of 36 bytes (2): a value of 1 byte weighs 2 x 2 a leg, one
+	# of 64 bytes 2 x (2 + 4)
 	for v in b "$(printf '%064d' 7)"; do
 		printf 'jobs:\n  t: &T {matrix: {a: ["%s", "c"], b: [%s]}, run: "echo ${{ matrix.a }} ${{ matrix.a }}"}\n  u: *T\n  v: *T\n  w: *T\n' \
 		    "$v" "$(seq -s, 1 2048)" > "jobs$v.yaml"
@@ -95,7 +98,24 @@ P
 	[ "$status" -eq 0 ]
 	run "$WSPX" check jobs0*.yaml
 	[ "$status" -eq 255 ]
-	[[ "$output" == *"job 'w' (4096 legs of weight 11) brings the file's expanded weight to 180224, past the"* ]]
+	[[ "$output" == *"job 'v' (4096 legs of weight 24) brings the file's expanded weight to 294912, past the"* ]]
+}
+
+@test "a file's environment and its scripts' bytes weigh for every leg" {
+	# 500 entries of the file's env: 1 each, with the leg's 10
+	python3 - <<'P'
+env = ", ".join("E%d: x" % i for i in range(500))
+vals = ",".join('"%d"' % i for i in range(64))
+open("env.yaml", "w").write('env: {%s}\njobs:\n  j: {matrix: {a: [%s], b: [%s]}, run: "true"}\n' % (env, vals, vals))
+open("text.yaml", "w").write('jobs:\n  j: {matrix: {a: [%s], b: [%s]}, run: "echo %s"}\n' % (vals, vals, "abcdefghij " * 350))
+P
+	run "$WSPX" check env.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == "env.yaml:3:3: job 'j' (4096 legs of weight 510) brings"* ]]
+	# a script of 3,855 bytes: 1 for each 16
+	run "$WSPX" check text.yaml
+	[ "$status" -eq 255 ]
+	[[ "$output" == "text.yaml:2:3: job 'j' (4096 legs of weight 250) brings"* ]]
 }
 
 @test "a pattern of many ** walks each directory once" {
