@@ -49,8 +49,14 @@ want = ["# j%d[a=%d,b=%d]\n" % (j, a, b) for j in range(6)
         for a in range(64) for b in range(64)]
 assert lines == want, "out of order"
 P
-	echo "peak RSS: $kb KiB"
-	[ "$kb" -lt "$(rsslimit)" ]
+	# The memory of the dry run, against that of reading the file: the
+	# jobs' output is not held (34 MB against 11; 75 when it was held,
+	# newest first).  ThreadSanitizer's shadow memory is several times
+	# the program's (568 MB): there the order above is the check.
+	local check
+	check=$(rss "$WSPX" check jobs.yaml)
+	echo "peak RSS: $kb KiB, $check KiB to check the file"
+	[ -n "${TSAN_OPTIONS:-}" ] || [ "$kb" -lt $((5 * check)) ]
 }
 
 @test "a 4,096-leg job with 5,000 expressions is checked once, not once a leg, and refused by its weight" {
