@@ -559,8 +559,6 @@ command(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd,
 	if (gr->c->remote.hosts.n > 0)
 		bufadds(&run, "set -e\n");
 	script(gr, j, lang, &v, &run, &show);
-	if (j->dir == NULL)
-		j->dir = graphcmd_dir(gr, j);
 	/* (a dry run starts nothing: no environment, no $WSPX_OUTPUT) */
 	if (j->envp == NULL && !gr->c->dryrun)
 		j->envp = environment(gr, j, &v, tmpdir);
@@ -610,9 +608,10 @@ graphcmd_prepare(struct graphrun *gr, struct gjob *j, struct wspx__cmd *cmd)
 	if (j->envp == NULL && !gr->c->dryrun &&
 	    (rc = graphstate_tmpdir(gr, &tmpdir)) != 0)
 		return notmpdir(gr, j, rc);
-	command(gr, j, cmd, tmpdir);
-	if (j->dir == NULL)	/* a builtin's dry run */
+	/* (once, as the environment; a builtin's dry run comes here too) */
+	if (j->dir == NULL)
 		j->dir = graphcmd_dir(gr, j);
+	command(gr, j, cmd, tmpdir);
 	cmd->envp = j->envp;
 	cmd->dir = j->dir;
 	/* each attempt starts with no outputs (an earlier one's are read

@@ -3,7 +3,8 @@
  * checks that look across a file's jobs (jobcheck.c), each `needs`
  * resolved to the jobs or legs it names, expressions checked against the
  * job's matrix and needs, the graph searched for cycles; the jobs'
- * weight once expanded (jobsize.c); and a job's `if` read (jobcond.c).  jobfile.c calls them as it loads a file.
+ * weight once expanded (jobsize.c); and a job's `if` read (jobcond.c).
+ * jobfile.c calls them as it loads a file.
  */
 #ifndef WSPX_JOBFILE_INT_H
 #define WSPX_JOBFILE_INT_H
