@@ -366,7 +366,7 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 /* A job of a dry run only shows its command: it runs on the work-stealing
  * worker, in place, as an in-process job, with no thread to wait for and
  * no slot to wait for: its slot number is the one it would have if the
- * jobs took the slots in turn. */
+ * jobs took the slots in turn.  The caller then ends it. */
 void
 wspx__exec_dryrun(struct wspx__execjob *job)
 {
@@ -376,7 +376,6 @@ wspx__exec_dryrun(struct wspx__execjob *job)
 	job->result.attempt = 1;
 	runjob(x, job);
 	wspx__exec_closeoutput(x, job);
-	wspx__exec_complete(job);
 }
 
 /* The job's run on a blocking thread: its attempts, each in a slot, with

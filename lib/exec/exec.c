@@ -18,10 +18,11 @@
  *
  * A dry run's job only shows its command: route() runs it in place, on
  * the worker, with no blocking thread (wspx__exec_dryrun()), but still in
- * input order: the ready jobs at the head of the queue are run by the
- * worker that found them so.  Run as the workers take them, the jobs of
- * a graph's many roots would be shown newest first by a thief, and the
- * ordered output would hold every one of them until the first was shown.
+ * input order: the ready jobs at the head of the queue are shown by one
+ * worker at a time (showdry()).  Run as the workers take them, the jobs
+ * of a graph's many roots would be shown newest first by a thief, and
+ * the ordered output would hold every one of them until the first was
+ * shown.
  * A job that
  * the caller runs in the process (a job file's builtin, on the
  * work-stealing pool) takes no slot and no window place: it enters at its
@@ -305,10 +306,61 @@ wspx__exec_closeoutput(struct wspx__exec *x, struct wspx__execjob *job)
 	job->oj = NULL;
 }
 
+/* A dry run's jobs routed in turn, first to last, join those to show;
+ * returns them all if no worker shows them, for this one to show
+ * (showdry()), or NULL.  x's lock held, as for the queue, so that they
+ * join in input order. */
+static struct wspx__execjob *
+queuedry(struct wspx__exec *x, struct wspx__execjob *first,
+    struct wspx__execjob *last)
+{
+	if (x->drytail != NULL)
+		x->drytail->next = first;
+	else
+		x->dryhead = first;
+	x->drytail = last;
+	if (x->dryshowing)
+		return NULL;
+	x->dryshowing = true;
+	first = x->dryhead;
+	x->dryhead = x->drytail = NULL;
+	return first;
+}
+
+/* Show a dry run's jobs from job on, linked through next, in turn, and
+ * those routed meanwhile.  One worker at a time shows them, so no job's
+ * output waits for an earlier one, as it would in the ordered output
+ * when a second worker ran ahead of a first one descheduled.  A job not
+ * yet completed keeps x alive: the last job known is completed after
+ * the others routed meanwhile are taken, or this worker's turn ends. */
+static void
+showdry(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	struct wspx__execjob *next;
+
+	while (job != NULL) {
+		wspx__exec_dryrun(job);
+		if (!job->opened) {
+			skipoutput(x, job);
+			job->opened = true;
+		}
+		next = job->next;
+		if (next == NULL) {
+			WSPX_MUST(pthread_mutex_lock(&x->lock));
+			next = x->dryhead;
+			x->dryhead = x->drytail = NULL;
+			x->dryshowing = next != NULL;
+			WSPX_MUST(pthread_mutex_unlock(&x->lock));
+		}
+		wspx__exec_complete(job);
+		job = next;
+	}
+}
+
 /* A job's run in the work-stealing pool: mark it ready, and hand over the
- * ready jobs at the head of the queue (a dry run's are run here, in
- * turn).  Those a stop or a failure keeps from the blocking pool finish
- * here, with that error. */
+ * ready jobs at the head of the queue (a dry run's are shown, in turn).
+ * Those a stop or a failure keeps from the blocking pool finish here,
+ * with that error. */
 static void
 route(struct wspx_worker *w, struct wspx_job *wj)
 {
@@ -328,15 +380,17 @@ route(struct wspx_worker *w, struct wspx_job *wj)
 		x->tail = NULL;
 	if (last != NULL) {
 		last->next = NULL;
-		left = x->o.dry_run ? first : handover(x, first);
+		left = x->o.dry_run ? queuedry(x, first, last) :
+		    handover(x, first);
 	}
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+	if (x->o.dry_run) {
+		showdry(x, left);
+		return;
+	}
 	for (job = left; job != NULL; job = next) {
 		next = job->next;
-		if (x->o.dry_run)
-			wspx__exec_dryrun(job);
-		else
-			wspx__exec_complete(job);
+		wspx__exec_complete(job);
 	}
 }
 

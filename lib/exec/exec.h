@@ -101,7 +101,7 @@ struct wspx__execjob {
 					 * for the halt policy (and the
 					 * caller's exit status) */
 	struct wspx__result result;
-	bool opened;			/* its output was opened */
+	bool opened;			/* it had its turn in the output */
 	struct wspx__outjob *oj;	/* its output while open, or NULL */
 	struct wspx__resultfiles files;	/* with results, while it runs */
 	int token;			/* the jobserver token it holds, */

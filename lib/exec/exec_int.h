@@ -50,6 +50,9 @@ struct wspx__exec {
 	pthread_cond_t slotfree;
 	size_t inflight;	/* lock */
 	struct wspx__execjob *head, *tail; /* submitted, not routed; lock */
+	struct wspx__execjob *dryhead, *drytail; /* a dry run's jobs routed
+				 * in turn, for the one showing them; lock */
+	bool dryshowing;	/* a worker shows a dry run's jobs; lock */
 	unsigned *free;		/* free slot numbers, a stack; lock */
 	unsigned nfree;		/* lock */
 	struct slot *slots;	/* slots[i] is slot i + 1 */
@@ -86,7 +89,7 @@ void wspx__exec_closeoutput(struct wspx__exec *x, struct wspx__execjob *job);
 void wspx__exec_countbytes(struct wspx__exec *x, struct wspx__execjob *job);
 
 /* A job of a dry run: show its command in place, on the work-stealing
- * worker, then complete it. */
+ * worker; the caller then completes it. */
 void wspx__exec_dryrun(struct wspx__execjob *job);
 
 /* A job's run on a blocking thread (its task's run): every attempt, then

@@ -22,6 +22,12 @@
  * one handover: stop the run there, or refuse the next batch.  Jobs fail
  * in prepare, so none spawns a process.
  *
+ * A dry run's jobs are shown by one worker at a time, in input order:
+ * job 1 is submitted alone, and while it is shown (its prepare waits, up
+ * to 2 s, for another job's), the other jobs are submitted and routed by
+ * the other worker, which must leave them to the first.  Shown by both,
+ * the ordered output would hold every job shown ahead of its turn.
+ *
  * usage: job [rounds]
  */
 #include <errno.h>
@@ -79,6 +85,12 @@ struct run {
 	struct wspx_job blockers[2];
 	struct wspx_job director;
 	struct testjob *jobs;
+	bool dry;		/* a dry run (the test of showdry()) */
+	_Atomic(bool) firstin;	/* job 1's prepare is running */
+	_Atomic(int) showing;	/* prepares running */
+	_Atomic(bool) overlap;	/* two ran at once */
+	_Atomic(size_t) nshown;
+	uint64_t *shown;	/* the jobs' seq, in the order shown */
 };
 
 static struct run *current;
@@ -130,14 +142,39 @@ __wrap_wspx_blocking_submit_n(struct wspx_blocking *bp,
 	return rc;
 }
 
+/* A dry run's job: note its turn and whether another job is being shown
+ * too; job 1 waits for one (2 s at most). */
+static void
+showdry(struct run *r, struct wspx__execjob *ej)
+{
+	double t0 = test_now();
+
+	/* relaxed: counts and flags read after the pools are shut down;
+	 * job 1's wait only needs to see them eventually. */
+	if (atomic_fetch_add_explicit(&r->showing, 1,
+	    memory_order_relaxed) > 0)
+		atomic_store_explicit(&r->overlap, true, memory_order_relaxed);
+	r->shown[atomic_fetch_add_explicit(&r->nshown, 1,
+	    memory_order_relaxed)] = ej->seq;
+	if (ej->seq == 1) {
+		atomic_store_explicit(&r->firstin, true, memory_order_relaxed);
+		while (!atomic_load_explicit(&r->overlap,
+		    memory_order_relaxed) && test_now() - t0 < 2)
+			sched_yield();
+	}
+	atomic_fetch_sub_explicit(&r->showing, 1, memory_order_relaxed);
+}
+
 static int
 prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
     struct wspx__cmd *cmd)
 {
-	(void)ctx;
-	(void)ej;
+	struct run *r = ctx;
+
 	(void)slot;
 	(void)cmd;
+	if (r->dry)
+		showdry(r, ej);
 	return -EPERM;
 }
 
@@ -213,7 +250,7 @@ direct(struct wspx_worker *w, struct wspx_job *job)
 }
 
 static void
-start(struct run *r, enum twist twist)
+start(struct run *r, enum twist twist, bool dry)
 {
 	struct wspx_pool_opts po = { 2 };
 	struct wspx_blocking_opts bo = { 2, 0, 0 };
@@ -224,6 +261,7 @@ start(struct run *r, enum twist twist)
 	memset(&oo, 0, sizeof(oo));
 	memset(&xo, 0, sizeof(xo));
 	r->twist = twist;
+	r->dry = xo.dry_run = dry;
 	CHECK((r->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0);
 	CHECK(wspx_pool_new(&r->pool, &po) == 0);
 	CHECK(wspx_blocking_new(&r->bp, &bo) == 0);
@@ -295,7 +333,7 @@ oneround(enum twist twist)
 	long bad = 0;
 	size_t i;
 
-	start(&r, twist);
+	start(&r, twist, false);
 	submitall(&r);
 	wspx__exec_wait(r.x);
 	CHECK(wspx__exec_inflight(r.x) == 0);
@@ -327,6 +365,43 @@ test_twist(enum twist twist, long rounds)
 	}
 }
 
+/* A dry run of n jobs: job 1 alone, then the others while it is shown. */
+static void
+test_dryturns(size_t n)
+{
+	struct wspx__execjob **batch = calloc(n, sizeof(*batch));
+	struct run r;
+	size_t i;
+
+	start(&r, NONE, true);
+	CHECK(batch != NULL);
+	CHECK((r.jobs = calloc(n, sizeof(*r.jobs))) != NULL);
+	CHECK((r.shown = calloc(n, sizeof(*r.shown))) != NULL);
+	for (i = 0; i < n; i++) {
+		r.jobs[i].ej.seq = i + 1;
+		atomic_init(&r.jobs[i].finished, 0);
+		batch[i] = &r.jobs[i].ej;
+	}
+	CHECK(wspx__exec_reserve(r.x, 1) == 1);
+	wspx__exec_submit(r.x, batch, 1);
+	WAITFOR(atomic_load_explicit(&r.firstin, memory_order_relaxed));
+	CHECK(wspx__exec_reserve(r.x, n - 1) == n - 1);
+	wspx__exec_submit(r.x, batch + 1, n - 1);
+	wspx__exec_wait(r.x);
+	stop(&r);
+	/* relaxed: the threads that wrote them have been joined. */
+	CHECK(!atomic_load_explicit(&r.overlap, memory_order_relaxed));
+	CHECK(atomic_load_explicit(&r.nshown, memory_order_relaxed) == n);
+	for (i = 0; i < n; i++) {
+		CHECK(r.shown[i] == i + 1);
+		CHECK(atomic_load_explicit(&r.jobs[i].finished,
+		    memory_order_relaxed) == 1);
+	}
+	free(r.shown);
+	free(r.jobs);
+	free(batch);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -339,5 +414,7 @@ main(int argc, char **argv)
 	    rounds);
 	TEST(test_twist(STOP, rounds), "job: a stop during a long handover, "
 	    "two workers: each job finishes once (%ld rounds)", rounds);
+	TEST(test_dryturns(1024), "job: a dry run's jobs are shown one at a "
+	    "time, in turn, though two workers route them");
 	return test_done();
 }
