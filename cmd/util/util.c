@@ -11,17 +11,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The message in one write, so that messages of several threads (one
+ * per job with --explain) and the jobs' output never interleave within
+ * a line. */
 static void
 vwarn(const char *fmt, va_list ap)
 {
 	int e = errno;
 	size_t n = strlen(fmt);
+	char small[512], *msg = small;
+	va_list again;
+	int len;
 
-	fputs(PROGNAME ": ", stderr);
-	vfprintf(stderr, fmt, ap);
+	va_copy(again, ap);
+	len = vsnprintf(small, sizeof(small), fmt, ap);
+	if (len >= 0 && (size_t)len >= sizeof(small) &&
+	    (msg = malloc((size_t)len + 1)) != NULL)
+		vsnprintf(msg, (size_t)len + 1, fmt, again);
+	else if (msg == NULL)
+		msg = small;	/* (cut short, rather than lost) */
+	va_end(again);
+	if (len < 0)
+		small[0] = '\0';
 	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", strerror(e));
-	fputc('\n', stderr);
+		fprintf(stderr, PROGNAME ": %s %s\n", msg, strerror(e));
+	else
+		fprintf(stderr, PROGNAME ": %s\n", msg);
+	if (msg != small)
+		free(msg);
 }
 
 void

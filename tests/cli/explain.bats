@@ -102,6 +102,36 @@ why() {
 	[ "$(why link)" = "runs: --force" ]
 }
 
+@test "--explain: each message is one write, so the lines of jobs on several threads never mix" {
+	# (stderr is a datagram socket: each write is one datagram, and a
+	# line written in parts would show as a datagram without its end)
+	mkbuild
+	"$WSPX" run jobs.yaml > /dev/null 2>&1
+	rm app
+	echo 'int add = 1;' > src/add.c
+	python3 - "$WSPX" run --explain jobs.yaml <<'P'
+import socket, subprocess, sys
+mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=theirs)
+theirs.close()
+mine.settimeout(0.2)
+grams = []
+while True:
+    try:
+        grams.append(mine.recv(65536).decode())
+    except socket.timeout:
+        if p.poll() is not None:
+            break
+assert p.wait() == 0
+text = "".join(grams)
+print(text, end="")
+for g in grams:
+    assert g.endswith("\n"), "a line in parts: %r" % g
+assert "explain: link runs: add.o changed (and 1 more)" in text, text
+assert "explain: compile[unit=sub] is up to date" in text, text
+P
+}
+
 @test "--explain with --dry-run: a need that would run, and nothing recorded" {
 	mkbuild
 	"$WSPX" run jobs.yaml > /dev/null 2>&1
