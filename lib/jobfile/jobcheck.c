@@ -324,26 +324,20 @@ exprs(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
 	}
 }
 
-/* The scalars of v (a scalar, or a list or mapping of them, as in
- * with:). */
-static void
-exprsall(struct wspx__jobfile *jf, const struct wspx__jfjob *j,
-    const struct wspx__ynode *v, struct wspx__diag *d)
-{
-	size_t i;
+/* What exprs() needs besides the string. */
+struct exprsctx {
+	struct wspx__jobfile *jf;
+	const struct wspx__jfjob *j;
+	struct wspx__diag *d;
+};
 
-	if (v == NULL)
-		return;
-	if (v->kind == WSPX__YSCALAR) {
-		exprs(jf, j, v, d);
-		return;
-	}
-	/* (with: holds scalars and lists of them; no deeper) */
-	for (i = 0; i < (v->kind == WSPX__YMAP ? 2 * v->n : v->n); i++)
-		if (v->items[i]->kind == WSPX__YSCALAR)
-			exprs(jf, j, v->items[i], d);
-		else if (v->kind == WSPX__YMAP)
-			exprsall(jf, j, v->items[i], d);
+static void
+exprsin(void *arg, const struct wspx__ynode *v, const struct wspx__jfenv *env)
+{
+	struct exprsctx *c = arg;
+
+	(void)env;
+	exprs(c->jf, c->j, v, c->d);
 }
 
 /* Whether each expression of the command v stands where its value can
@@ -390,8 +384,9 @@ places(const struct wspx__jfjob *j, struct wspx__diag *d)
 void
 wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d)
 {
+	struct exprsctx c = { jf, NULL, d };
 	const struct wspx__jfjob *j;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < jf->njobs; i++) {
 		j = &jf->jobs[i];
@@ -400,14 +395,9 @@ wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d)
 		 * quadratic in the legs) */
 		if (i > 0 && jf->jobs[i - 1].key == j->key)
 			continue;
-		exprsall(jf, j, j->run, d);
+		c.j = j;
+		wspx__jobfile_strings(j, exprsin, &c);
 		places(j, d);
-		exprsall(jf, j, j->dir, d);
-		exprsall(jf, j, j->with, d);
-		exprsall(jf, j, j->sources, d);
-		exprsall(jf, j, j->generates, d);
-		for (k = 0; k < j->nenv; k++)
-			exprs(jf, j, j->env[k].value, d);
 	}
 }
 

@@ -3,9 +3,10 @@
  * wspx knows two: matrix.KEY, a value of the job's matrix leg, and
  * needs.JOB.outputs.KEY, an output of a job it needs.  Anything else
  * between ${{ and }} is an error, not text: a misspelt expression left in
- * a command would run as shell code.
+ * a command would run as shell code.  And the strings of a job that may
+ * hold them, for the checks and the weight (jobcheck.c, jobsize.c).
  */
-#include "jobfile.h"
+#include "jobfile_int.h"
 
 #include <string.h>
 
@@ -82,4 +83,41 @@ wspx__jobfile_next(const char *s, size_t n, size_t *pos,
 		return -1;
 	*pos = e->end;
 	return 1;
+}
+
+/* fn on each scalar of v: v itself, or the scalars of a list, or of a
+ * mapping and of the lists that are its values (with: holds scalars and
+ * lists of them; nothing deeper holds expressions). */
+static void
+eachscalar(const struct wspx__ynode *v, wspx__jfstring_fn *fn, void *arg,
+    const struct wspx__jfenv *env)
+{
+	size_t i;
+
+	if (v == NULL)
+		return;
+	if (v->kind == WSPX__YSCALAR) {
+		fn(arg, v, env);
+		return;
+	}
+	for (i = 0; i < (v->kind == WSPX__YMAP ? 2 * v->n : v->n); i++)
+		if (v->items[i]->kind == WSPX__YSCALAR)
+			fn(arg, v->items[i], env);
+		else if (v->kind == WSPX__YMAP)
+			eachscalar(v->items[i], fn, arg, env);
+}
+
+void
+wspx__jobfile_strings(const struct wspx__jfjob *j, wspx__jfstring_fn *fn,
+    void *arg)
+{
+	size_t k;
+
+	eachscalar(j->run, fn, arg, NULL);
+	eachscalar(j->dir, fn, arg, NULL);
+	eachscalar(j->with, fn, arg, NULL);
+	eachscalar(j->sources, fn, arg, NULL);
+	eachscalar(j->generates, fn, arg, NULL);
+	for (k = 0; k < j->nenv; k++)
+		fn(arg, j->env[k].value, &j->env[k]);
 }

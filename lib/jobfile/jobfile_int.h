@@ -3,7 +3,8 @@
  * checks that look across a file's jobs (jobcheck.c), each `needs`
  * resolved to the jobs or legs it names, expressions checked against the
  * job's matrix and needs, the graph searched for cycles; the jobs'
- * weight once expanded (jobsize.c); and a job's `if` read (jobcond.c).
+ * weight once expanded (jobsize.c); a job's `if` read (jobcond.c); and
+ * the strings of a job that hold expressions (jobexpr.c).
  * jobfile.c calls them as it loads a file.
  */
 #ifndef WSPX_JOBFILE_INT_H
@@ -36,6 +37,14 @@ int wspx__jobcheck_needs(struct wspx__jobfile *jf,
  * iteratively.  Returns 0 or -ENOMEM. */
 int wspx__jobcheck_yaml(const struct wspx__ynode *root,
     struct wspx__diag *d);
+
+/* fn(arg, s, env) on each string of job j that may hold ${{ }}
+ * expressions, a scalar: those of its run, dir, with, sources and
+ * generates (env NULL), then each env: value (env its entry). */
+typedef void wspx__jfstring_fn(void *arg, const struct wspx__ynode *s,
+    const struct wspx__jfenv *env);
+void wspx__jobfile_strings(const struct wspx__jfjob *j, wspx__jfstring_fn *fn,
+    void *arg);
 
 /* Check the ${{ }} expressions of every job's run, env, dir and with. */
 void wspx__jobcheck_exprs(struct wspx__jobfile *jf, struct wspx__diag *d);

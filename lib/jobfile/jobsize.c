@@ -96,26 +96,25 @@ scalarweight(const struct wspx__ynode *v, const struct keylens *kl)
 	return w;
 }
 
-/* The weight of the expressions of v (a scalar, or a list or mapping of
- * them, as in with:) in one leg. */
-static uint64_t
-weight(const struct wspx__ynode *v, const struct keylens *kl)
-{
-	uint64_t w = 0;
-	size_t i;
+/* A leg's weight so far, and the longest values of its keys. */
+struct legctx {
+	const struct keylens *kl;
+	uint64_t w;
+};
 
-	if (v == NULL)
-		return 0;
-	if (v->kind == WSPX__YSCALAR)
-		return v->len / TEXT_BYTES + scalarweight(v, kl);
-	/* (with: holds scalars and lists of them; no deeper) */
-	for (i = 0; i < (v->kind == WSPX__YMAP ? 2 * v->n : v->n); i++)
-		if (v->items[i]->kind == WSPX__YSCALAR)
-			w += v->items[i]->len / TEXT_BYTES +
-			    scalarweight(v->items[i], kl);
-		else if (v->kind == WSPX__YMAP)
-			w += weight(v->items[i], kl);
-	return w;
+/* Add the weight of the string v of a leg (of the env: entry env, or
+ * NULL). */
+static void
+stringweight(void *arg, const struct wspx__ynode *v,
+    const struct wspx__jfenv *env)
+{
+	struct legctx *c = arg;
+
+	if (env != NULL)
+		c->w += 1 + (strlen(env->name) + v->len) / ENV_BYTES;
+	else
+		c->w += v->len / TEXT_BYTES;
+	c->w += scalarweight(v, c->kl);
 }
 
 /* The weight of one leg of the job whose legs are [first, end). */
@@ -124,18 +123,12 @@ legweight(const struct wspx__jfjob *first, const struct wspx__jfjob *end,
     uint64_t *w)
 {
 	struct keylens kl = { NULL, NULL, 0 };
-	size_t k;
+	struct legctx c = { &kl, LEG_COST };
 	int rc;
 
 	if ((rc = longest(first, end, &kl)) == 0) {
-		*w = LEG_COST + weight(first->run, &kl) +
-		    weight(first->dir, &kl) + weight(first->with, &kl) +
-		    weight(first->sources, &kl) +
-		    weight(first->generates, &kl);
-		for (k = 0; k < first->nenv; k++)
-			*w += 1 + (strlen(first->env[k].name) +
-			    first->env[k].value->len) / ENV_BYTES +
-			    scalarweight(first->env[k].value, &kl);
+		wspx__jobfile_strings(first, stringweight, &c);
+		*w = c.w;
 	}
 	free(kl.keys);
 	free(kl.max);
