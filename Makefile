@@ -133,7 +133,8 @@ RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/timer tests/unit/sysload \
 	tests/unit/proc
 ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median tests/unit/json \
-	tests/unit/joblog tests/unit/size tests/unit/jobserver \
+	tests/unit/joblog tests/unit/size tests/unit/duration \
+	tests/unit/jobserver \
 	tests/unit/yamldoc tests/unit/sha256 tests/unit/glob \
 	tests/unit/shellctx \
 	tests/unit/uptodate tests/unit/builtin tests/unit/graph
@@ -248,6 +249,7 @@ check-unit: $(UNIT)
 	tests/unit/json
 	tests/unit/joblog
 	tests/unit/size
+	tests/unit/duration
 	tests/unit/sysload
 	tests/unit/proc
 	tests/unit/jobserver

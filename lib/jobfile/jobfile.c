@@ -199,7 +199,7 @@ static bool
 wantduration(const struct wspx__ynode *v, const char *what, double *out,
     struct wspx__diag *d)
 {
-	const char *why = "is not a duration (like 2s, 500ms, 1m)";
+	const char *why = WSPX__NOT_DURATION;
 
 	if (v->kind == WSPX__YSCALAR && wspx__duration_parse(v->str, out,
 	    &why))

@@ -639,7 +639,7 @@ test_sleep(void)
 	k = sleeper("2x");
 	CHECK(run(k) == 1);
 	CHECK(strcmp(k->err, "wspx: sleep: 'duration': '2x' is not a duration"
-	    " (like 2s, 500ms, 1m)\n") == 0);
+	    " (like 2s, 500ms, 1m30s, 2h, 1d)\n") == 0);
 	freecall(k);
 }
 
@@ -841,7 +841,7 @@ test_check(void)
 	    "of echo\n"));
 	CHECK(checks("sleep", coll(WSPX__YMAP, 4, 7, 2, str(4, 7, "duration"),
 	    str(4, 17, "2x")), "4:17: 'duration' in with of sleep: '2x' is "
-	    "not a duration (like 2s, 500ms, 1m)\n"));
+	    "not a duration (like 2s, 500ms, 1m30s, 2h, 1d)\n"));
 	CHECK(checks("sleep", coll(WSPX__YMAP, 4, 7, 2, str(4, 7, "duration"),
 	    str(4, 17, "${{ vars.t }}")), ""));
 }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# GNU parallel habits wspx takes as GNU parallel 20221122 does, each
+# compared with it where it runs: durations in every form it reads.
+
+load helper
+load gnu
+
+@test "a duration in GNU parallel's forms, units summed, any case: as GNU parallel" {
+	local d
+	# (GNU parallel's --timeout takes no number without a unit after
+	# one with: 1m30 is refused there, read by its --delay; wspx takes
+	# it in both)
+	for d in 2h30m 1d 1m30s 1.5h 2H 1D 30m1h 23h59m60s 1s1s 10 0.5m; do
+		same -k --timeout "$d" echo ::: a b
+		[ "$(cat wspx.out)" = "a
+b" ]
+	done
+	for d in 0m0 0h0.0m0s 0.0d; do
+		same -k --delay "$d" echo ::: a b
+	done
+	run "$WSPX" -k --timeout 1m30 echo ::: a b
+	[ "$status" -eq 0 ]
+}
+
+@test "--timeout 0m0.5s kills a sleep of 10 s, as GNU parallel does" {
+	same --timeout 0m0.5s sleep ::: 10
+	[ ! -s wspx.out ]
+}
+
+@test "a duration's units are summed: 23h59m60s is a day, one second more is refused with the option" {
+	run "$WSPX" --timeout 23h59m61s echo ::: a
+	[ "$status" -eq 255 ]
+	[ "${lines[0]}" = "wspx: --timeout: '23h59m61s' is more than a day" ]
+	run "$WSPX" --delay 1440m1 echo ::: a
+	[ "$status" -eq 255 ]
+	[ "${lines[0]}" = "wspx: --delay: '1440m1' is more than a day" ]
+	run "$WSPX" --timeout 86399s1000ms echo ::: a
+	[ "$status" -eq 0 ]
+	[ "$output" = a ]
+}
+
+@test "what GNU parallel evaluates as Perl is not a duration: 1m/3, 1h-1m, 1e3" {
+	local d
+	for d in 1m/3 1h-1m 1e3 '1 m' 1mx; do
+		run "$WSPX" --timeout "$d" echo ::: a
+		[ "$status" -eq 255 ]
+		[ "${lines[0]}" = "wspx: --timeout: '$d' is not a duration (like 2s, 500ms, 1m30s, 2h, 1d)" ]
+	done
+}
+
+@test "a job file's timeout: and the sleep builtin take the same forms" {
+	cat > jobs.yaml <<'Y'
+defaults: {timeout: 1h30m}
+jobs:
+  a: {run: "true", timeout: 1m30}
+  b: {builtin: sleep, with: {duration: 0m0.1s}}
+  c: {run: "true", timeout: 2h30m1s}
+Y
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 0 ]
+	run "$WSPX" run jobs.yaml
+	[ "$status" -eq 0 ]
+	sed -i 's/2h30m1s/24h0m1s/' jobs.yaml
+	run "$WSPX" check jobs.yaml
+	[ "$status" -eq 255 ]
+	[ "$output" = "jobs.yaml:5:29: timeout: '24h0m1s' is more than a day" ]
+}
