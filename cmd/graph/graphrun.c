@@ -658,6 +658,7 @@ endgraph(void *ctx, const char *stopped, double elapsed)
 		free(gr->jobs[i].errline);
 		free(gr->jobs[i].cj.tag);
 		free(gr->jobs[i].cj.cmdtext);
+		free(gr->jobs[i].cj.program);
 		free(gr->jobs[i].cj.needs);
 	}
 	for (i = 0; i < gr->jf->npools; i++)

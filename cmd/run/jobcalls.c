@@ -61,6 +61,9 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	if ((rc = build(r, j, slot, cmd)) == 0 && !r->c->dryrun)
 		rc = placing_place(&r->placing, &j->rj, j->on, &j->args, ej,
 		    cmd);
+	free(j->program);
+	j->program = rc == 0 && cmd->argv != NULL ? xstrdup(cmd->argv[0]) :
+	    NULL;
 	return rc;
 }
 
@@ -130,23 +133,37 @@ countend(struct run *r, struct cmdjob *j)
 	    skipped);
 }
 
-/* "wspx: cannot run COMMAND: reason", the command cut short if long (as
- * one too long to run is); nobash: the reason is that. */
+/* Whether err says that the program itself cannot be run (missing, not
+ * allowed, not a program), not the command as a whole. */
+static bool
+programerror(int err)
+{
+	return err == -ENOENT || err == -EACCES || err == -ENOEXEC ||
+	    err == -ENOTDIR || err == -ELOOP || err == -ENAMETOOLONG ||
+	    err == -EISDIR;
+}
+
+/* "wspx: cannot run PROGRAM: reason" when the program is at fault, as
+ * with no such program; else "wspx: cannot run COMMAND: reason", the
+ * command cut short if long (as one too long to run is); with nobash,
+ * the reason is that. */
 static void
-cannotrun(struct buf *b, const char *cmdtext, int err, bool nobash)
+cannotrun(struct buf *b, const struct cmdjob *j, int err)
 {
 	enum { MAXSHOWN = 200 };
-	size_t n = cmdtext != NULL ? strlen(cmdtext) : 0;
+	const char *what = j->program != NULL && programerror(err) &&
+	    !j->nobash ? j->program : j->cmdtext;
+	size_t n = what != NULL ? strlen(what) : 0;
 
 	bufmsg(b, "cannot run ");
-	if (cmdtext == NULL)
+	if (what == NULL)
 		bufadds(b, "a job");
 	else
-		bufadd(b, cmdtext, n > MAXSHOWN ? MAXSHOWN : n);
+		bufadd(b, what, n > MAXSHOWN ? MAXSHOWN : n);
 	if (n > MAXSHOWN)
 		bufprintf(b, "... (%zu bytes)", n);
-	bufprintf(b, ": %s\n", nobash ? "an exported bash function, and no "
-	    "bash in PATH" : strerror(-err));
+	bufprintf(b, ": %s\n", j->nobash ? "an exported bash function, and "
+	    "no bash in PATH" : strerror(-err));
 }
 
 /* The message goes with the job's stderr: with -k it is in input order. */
@@ -157,7 +174,7 @@ cannotstart(void *ctx, struct wspx__execjob *ej, struct wspx__outjob *oj)
 	struct cmdjob *j = wspx_container_of(ej, struct cmdjob, ej);
 	struct buf b = { NULL, 0, 0 };
 
-	cannotrun(&b, j->cmdtext, ej->result.error, j->nobash);
+	cannotrun(&b, j, ej->result.error);
 	(void)wspx__output_write(r->out, oj, 2, b.s, b.len);
 	free(b.s);
 }
@@ -172,7 +189,7 @@ finished(void *ctx, struct wspx__execjob *ej)
 
 	/* (a job whose output was open got its message there) */
 	if (res->error != 0 && res->error != -ECANCELED && !ej->opened) {
-		cannotrun(&b, j->cmdtext, res->error, j->nobash);
+		cannotrun(&b, j, res->error);
 		wspx__output_note(r->out, b.s, b.len);
 		free(b.s);
 	}
@@ -190,6 +207,7 @@ finished(void *ctx, struct wspx__execjob *ej)
 	free(j->args.v);
 	free(j->tag);
 	free(j->cmdtext);
+	free(j->program);
 	free(j);
 }
 

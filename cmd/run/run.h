@@ -24,6 +24,8 @@ struct cmdjob {
 	struct pipejob *pj;	/* --pipe: its block and stdin, or NULL */
 	char *tag;		/* the tag, or NULL */
 	char *cmdtext;		/* the command, for error messages */
+	char *program;		/* what it runs (its argv[0]: the program,
+				 * a shell, ssh), for them; or NULL */
 	const char *name;	/* a job file's job: its name; else NULL */
 	const char **needs;	/* and the names of the jobs it needs */
 	size_t nneeds;

@@ -26,15 +26,22 @@ load helper
 	[ "$status" -eq 1 ]
 }
 
-@test "a command that cannot start fails with a message naming it" {
+@test "a command that cannot start fails with a message naming its program alone" {
 	run "$WSPX" -k ./no-such-program {} ::: a b
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"cannot run ./no-such-program a"* ]]
-	[[ "$output" == *"No such file"* ]]
+	[ "${lines[0]}" = "wspx: cannot run ./no-such-program: No such file or directory" ]
+	[ "${lines[1]}" = "${lines[0]}" ]
+	# (and the summary names each job by its command)
+	[[ "$output" == *"wspx: job 1"*": could not start: No such file or directory: ./no-such-program a"* ]]
+	[[ "$output" == *"wspx: job 2"*": could not start: No such file or directory: ./no-such-program b"* ]]
 	touch notexec
 	run "$WSPX" ./notexec ::: a
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"cannot run ./notexec a"*"ermission denied"* ]]
+	[ "${lines[0]}" = "wspx: cannot run ./notexec: Permission denied" ]
+	mkdir adir
+	run "$WSPX" ./adir/ ::: a
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "wspx: cannot run ./adir/: "* ]]
 }
 
 @test "an executable script without #! runs with /bin/sh, as execvp does" {
