@@ -444,8 +444,9 @@ number(struct buf *vals, enum mod mod, const struct fill *f)
 }
 
 /* The values of replacement tok for the job: NUL-separated in vals.
- * Returns how many: none for a field the job does not have, which GNU
- * parallel replaces with nothing, so that it is no argument. */
+ * Returns how many: none for a field the job does not have, or for {}
+ * in a job of no arguments, which GNU parallel replaces with nothing, so
+ * that it is no argument. */
 static size_t
 values(const struct token *tok, const struct args *a, const struct fill *f,
     struct buf *vals)
@@ -465,13 +466,12 @@ values(const struct token *tok, const struct args *a, const struct fill *f,
 		bufaddc(vals, '\0');
 		return 1;
 	}
+	/* (a job of no arguments, as with -N0, has none either) */
 	for (i = 0; i < a->n; i++) {
 		modify(vals, a->v[i], tok->mod);
 		bufaddc(vals, '\0');
 	}
-	if (a->n == 0)
-		bufaddc(vals, '\0');
-	return a->n > 0 ? a->n : 1;
+	return a->n;
 }
 
 /* The end of the word that starts at token i: the next BLANK, or t->n. */
@@ -675,7 +675,11 @@ argvword(const struct template *t, size_t i, size_t end, const struct args *a,
 	const char *v;
 	size_t k, n, len;
 
-	w->inword |= t->quoted;
+	/* (-q: an empty word of COMMAND is an argument, and so is one of
+	 * fields the job does not have, quoted as ''; in a job of no
+	 * arguments, -N0, one of replacement strings is none, as GNU
+	 * parallel has it) */
+	w->inword |= t->quoted && (i == end || a->n > 0);
 	for (; i < end; i++) {
 		if (t->tok[i].kind == TEXT) {
 			bufadds(&w->b, t->tok[i].text);
