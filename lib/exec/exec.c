@@ -340,6 +340,8 @@ showdry(struct wspx__exec *x, struct wspx__execjob *job)
 
 	while (job != NULL) {
 		wspx__exec_dryrun(job);
+		/* (its turn in the output taken here, not by its completion,
+		 * which may come after the next worker's turn began) */
 		if (!job->opened) {
 			skipoutput(x, job);
 			job->opened = true;
