@@ -254,9 +254,7 @@ refuse(const struct config *c)
 
 	if (what != NULL)
 		fatal("%s: not for a job file (see " PROGNAME "(1))", what);
-	if (c->resume != RESUME_NONE && c->joblog == NULL)
-		badusage("%s needs --joblog FILE: the joblog of the run to "
-		    "resume", resume_option(c->resume));
+	resume_needs_joblog(c->resume, c->joblog);
 }
 
 /* wspx graph: the named jobs (or all) and what they need, coloured by

@@ -212,9 +212,7 @@ cmdline_finish(struct config *c, int argc, char **argv, int first)
 	if (c->mode == WSPX_OUT_UNGROUP && (c->tag || c->tagstring != NULL))
 		conflict("-u and --tag or --tagstring", "ungrouped output "
 		    "cannot be tagged");
-	if (c->resume != RESUME_NONE && c->joblog == NULL)
-		badusage("%s needs --joblog FILE: the joblog of the run to "
-		    "resume", resume_option(c->resume));
+	resume_needs_joblog(c->resume, c->joblog);
 	if (c->resume == RETRY_FAILED) {
 		/* the commands are the joblog's, as in GNU parallel */
 		c->command = NULL;

@@ -17,6 +17,7 @@
 #include "events.h"
 #include "trace.h"
 #include "exec/joblog.h"
+#include "os/proc.h"
 #include "failures.h"
 #include "running.h"
 #include "util/buf.h"
@@ -28,10 +29,19 @@
 static void
 openjoblog(struct reports *p, const struct report_opts *o)
 {
+	const char *h = wspx__joblog_header();
 	int rc;
 
-	if (o->joblog != NULL && !o->dryrun && (rc = wspx__joblog_open(
-	    &p->joblog, o->joblog, o->joblogappend)) != 0)
+	if (o->joblog == NULL || o->dryrun)
+		return;
+	/* -: the header now, each row after its job's output (as GNU
+	 * parallel prints them) */
+	p->joblogout = strcmp(o->joblog, "-") == 0;
+	if (p->joblogout && (rc = wspx__proc_writeall(STDOUT_FILENO, h,
+	    strlen(h))) != 0)
+		fatal("--joblog -: %s", strerror(-rc));
+	else if (!p->joblogout && (rc = wspx__joblog_open(&p->joblog,
+	    o->joblog, o->joblogappend)) != 0)
 		fatal("--joblog %s: %s", o->joblog, strerror(-rc));
 }
 
@@ -156,6 +166,20 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 	trace_end(p->trace, &e);
 }
 
+/* --joblog -: the row after the job's output. */
+static void
+logout(struct reports *p, const struct wspx__execjob *ej,
+    const struct wspx__joblog_row *row)
+{
+	size_t n;
+	char *line = wspx__joblog_line(row, &n);
+
+	if (line == NULL)
+		p->failed(p->ctx, -ENOMEM);
+	else
+		wspx__output_trail(p->out, ej->oj, line);
+}
+
 /* The joblog's row for an attempt: GNU parallel's columns; a job wspx
  * killed has Exitval -1 and the signal sent, one killed otherwise
  * Exitval 0 and its signal, one that could not start 127 or 126, as from
@@ -187,7 +211,9 @@ logrow(struct reports *p, const struct wspx__execjob *ej,
 		row.exitval = WEXITSTATUS(res->status);
 	}
 	row.command = cmdtext;
-	if ((rc = wspx__joblog_write(p->joblog, &row)) != 0)
+	if (p->joblogout)
+		logout(p, ej, &row);
+	else if ((rc = wspx__joblog_write(p->joblog, &row)) != 0)
 		/* the first failure stops the run, as one of the output */
 		p->failed(p->ctx, rc);
 }
@@ -356,7 +382,7 @@ report_ended(struct reports *p, struct wspx__exec *x,
 		progressline(p, ej, name);
 	/* (a job file's job by its name: its identity, and no command
 	 * text that a --retry-failed of the stdin mode could run) */
-	if (p->joblog != NULL)
+	if (p->joblog != NULL || p->joblogout)
 		logrow(p, ej, name != NULL ? name : cmdtext, jf->send,
 		    jf->host);
 	if (p->events != NULL || p->trace != NULL)

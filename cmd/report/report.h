@@ -44,7 +44,8 @@ struct reports {
 	struct stats *stats;		/* the positions of progress lines */
 	struct events *events;		/* --events, or NULL */
 	struct trace *trace;		/* --trace, or NULL */
-	struct wspx__joblog *joblog;	/* --joblog, or NULL */
+	struct wspx__joblog *joblog;	/* --joblog FILE, or NULL */
+	bool joblogout;			/* --joblog -: rows to stdout */
 	int metricsfd;			/* --metrics, or -1 */
 	struct failures *failures;	/* for the summary */
 	bool github;			/* GITHUB_ACTIONS=true */

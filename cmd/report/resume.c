@@ -161,6 +161,18 @@ resume_option(enum resumemode m)
 }
 
 void
+resume_needs_joblog(enum resumemode m, const char *joblog)
+{
+	if (m != RESUME_NONE && joblog == NULL)
+		badusage("%s needs --joblog FILE: the joblog of the run to "
+		    "resume", resume_option(m));
+	if (m != RESUME_NONE && strcmp(joblog, "-") == 0)
+		badusage("%s needs --joblog FILE: --joblog - writes the "
+		    "joblog to standard output, with no file to resume from",
+		    resume_option(m));
+}
+
+void
 resume_free(struct resume *r)
 {
 	size_t i;

@@ -38,4 +38,8 @@ void resume_free(struct resume *r);
 /* The option of mode m, for messages: "--resume-failed". */
 const char *resume_option(enum resumemode m);
 
+/* Refuse (exit 255) mode m without a joblog file to read: no --joblog,
+ * or "--joblog -", which writes the rows to standard output. */
+void resume_needs_joblog(enum resumemode m, const char *joblog);
+
 #endif /* WSPX_RESUME_H */

@@ -51,17 +51,21 @@ wspx__joblog_open(struct wspx__joblog **out, const char *path, bool append)
 	return 0;
 }
 
-int
-wspx__joblog_write(struct wspx__joblog *jl,
-    const struct wspx__joblog_row *r)
+const char *
+wspx__joblog_header(void)
+{
+	return header;
+}
+
+char *
+wspx__joblog_line(const struct wspx__joblog_row *r, size_t *len)
 {
 	size_t cmdlen = strlen(r->command), i, n;
 	char *line, *p;
-	int rc, none = 0;
 
 	/* the numbers take at most 160 bytes */
 	if ((line = malloc(cmdlen + strlen(r->host) + 200)) == NULL)
-		return -ENOMEM;
+		return NULL;
 	n = (size_t)sprintf(line, "%llu\t%s\t%.3f\t%10.3f\t%llu\t%llu\t%d\t%d\t",
 	    (unsigned long long)r->seq, r->host, r->start, r->runtime,
 	    (unsigned long long)r->send, (unsigned long long)r->receive,
@@ -70,7 +74,22 @@ wspx__joblog_write(struct wspx__joblog *jl,
 	for (i = 0; i < cmdlen; i++)
 		*p++ = r->command[i] == '\n' ? ' ' : r->command[i];
 	*p++ = '\n';
-	rc = wspx__proc_writeall(jl->fd, line, (size_t)(p - line));
+	*p = '\0';
+	*len = (size_t)(p - line);
+	return line;
+}
+
+int
+wspx__joblog_write(struct wspx__joblog *jl,
+    const struct wspx__joblog_row *r)
+{
+	char *line;
+	size_t n;
+	int rc, none = 0;
+
+	if ((line = wspx__joblog_line(r, &n)) == NULL)
+		return -ENOMEM;
+	rc = wspx__proc_writeall(jl->fd, line, n);
 	free(line);
 	/* relaxed: only the first error is kept; read after the writers'
 	 * threads are joined. */

@@ -39,6 +39,14 @@ int wspx__joblog_open(struct wspx__joblog **jl, const char *path,
 int wspx__joblog_write(struct wspx__joblog *jl,
     const struct wspx__joblog_row *row);
 
+/* The header line, newline included. */
+const char *wspx__joblog_header(void);
+
+/* The row as its line, newline included, in a string of *len bytes (the
+ * caller frees it), or NULL for no memory; for a joblog written
+ * elsewhere (--joblog - puts each row after its job's output). */
+char *wspx__joblog_line(const struct wspx__joblog_row *row, size_t *len);
+
 /* Close jl (NULL: nothing).  Returns 0, or the first error writing or
  * closing. */
 int wspx__joblog_close(struct wspx__joblog *jl);

@@ -570,6 +570,29 @@ wspx__output_lead(struct wspx__output *o, struct wspx__outjob *j,
 	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
+void
+wspx__output_trail(struct wspx__output *o, struct wspx__outjob *j,
+    char *line)
+{
+	char *s;
+
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	if (o->opts.mode != WSPX_OUT_GROUP || j == NULL) {
+		put(o, o->opts.out_fd, line, strlen(line));
+	} else if (j->tail == NULL) {
+		j->tail = line;
+		line = NULL;
+	} else if ((s = malloc(strlen(j->tail) + strlen(line) + 1)) != NULL) {
+		sprintf(s, "%s%s", j->tail, line);
+		free(j->tail);
+		j->tail = s;
+	} else {
+		fail(o, -ENOMEM);
+	}
+	letgo(o);
+	free(line);
+}
+
 /* keep-order: the head was closed; print the closed jobs that follow it,
  * then let the first running one catch up and go live.  lock held. */
 static void

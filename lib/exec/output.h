@@ -97,6 +97,13 @@ void wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
 void wspx__output_lead(struct wspx__output *o, struct wspx__outjob *j,
     const char *line);
 
+/* A line that belongs after j's output (a --joblog - row): grouped, after
+ * its tail, when j is printed; otherwise, or with no j, on the output fd
+ * now, between jobs' lines.  Takes ownership of line.  Any thread, before
+ * j is closed. */
+void wspx__output_trail(struct wspx__output *o, struct wspx__outjob *j,
+    char *line);
+
 /* Copy up to n of the last bytes the job wrote to its stderr (1 KiB are
  * kept) into buf; returns how many.  The reader thread. */
 size_t wspx__output_errtail(const struct wspx__outjob *j, char *buf,

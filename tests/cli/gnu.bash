@@ -12,12 +12,18 @@ needgnu() {
 
 # Run the same arguments through GNU parallel and wspx, with the file $IN
 # (default /dev/null) as stdin, and fail unless stdout and the exit status
-# are exactly the same.  The outputs are left in gnu.out and wspx.out.
+# are exactly the same.  The outputs are left in gnu.out and wspx.out;
+# with $FILTER, stdout is first passed through that shell command (for
+# what is not the same from run to run, as a joblog's times).
 same() {
 	needgnu
-	local in=${IN:-/dev/null} gs=0 ws=0
-	parallel "$@" < "$in" > gnu.out 2> gnu.err || gs=$?
-	"$WSPX" "$@" < "$in" > wspx.out 2> wspx.err || ws=$?
+	local in=${IN:-/dev/null} gs ws f=${FILTER:-cat}
+	{ parallel "$@" < "$in" 2> gnu.err && echo 0 > gnu.rc ||
+	    echo $? > gnu.rc; } | sh -c "$f" > gnu.out
+	{ "$WSPX" "$@" < "$in" 2> wspx.err && echo 0 > wspx.rc ||
+	    echo $? > wspx.rc; } | sh -c "$f" > wspx.out
+	gs=$(cat gnu.rc)
+	ws=$(cat wspx.rc)
 	if ! cmp -s gnu.out wspx.out || [ "$gs" != "$ws" ]; then
 		echo "differs: $*" >&2
 		echo "GNU parallel, status $gs:" >&2

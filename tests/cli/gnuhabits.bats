@@ -65,3 +65,16 @@ Y
 	[ "$status" -eq 255 ]
 	[ "$output" = "jobs.yaml:5:29: timeout: '24h0m1s' is more than a day" ]
 }
+
+@test "a retried job's joblog has a row per attempt; wspx(1)'s awk counts the failed jobs" {
+	local man=$BATS_TEST_DIRNAME/../../man/wspx.1 count
+	# ok ends well, once on its second attempt, never on none of four
+	run "$WSPX" --retries 3 --joblog log '[ {} != never ] || exit 2
+	    [ -e flag{} ] && exit 0; touch flag{}; [ {} = ok ]' ::: ok once never
+	[ "$status" -eq 1 ]
+	[ "$(awk -F'\t' 'NR > 1 && $7 != 0' log | wc -l)" -eq 5 ]
+	count=$(sed -n '/in the joblog of one run:/,/^\.Ed/p' "$man" |
+	    sed '1,2d;$d; s/\\e/\\/g')
+	[ -n "$count" ]
+	[ "$(sh -c "$count")" = 1 ]
+}

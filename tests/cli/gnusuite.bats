@@ -23,3 +23,32 @@ replace curlies" ]
 	[ "$(cat wspx.out)" = "a  b" ]
 	same -k -q echo a {} b ::: ''
 }
+
+# A joblog's rows with the times (Starttime, JobRuntime) blanked.
+untimed='awk -F "\t" -v OFS="\t" "NF == 9 && \$1 != \"Seq\" { \$3 = \$4 = \"T\" } 1"'
+
+@test "--joblog - writes the joblog to stdout, the header first and each row after its job's output" {
+	FILTER=$untimed same -k -j3 --joblog - 'sleep {}; echo out {}' ::: \
+	    0.3 0.1 0.2
+	[ "$(sed -n 1p wspx.out | cut -f1,9)" = "$(printf 'Seq\tCommand')" ]
+	[ "$(sed -n 3p wspx.out | cut -f1,6,9)" = \
+	    "$(printf '1\t8\tsleep 0.3; echo out 0.3')" ]
+	FILTER=$untimed same -k --joblog - 'echo {}; exit {}' ::: 0 1 2
+	FILTER=$untimed same -j1 --joblog - echo ::: a b c
+	# a dry run runs nothing to log
+	same --dry-run --joblog - echo ::: a b
+	[ ! -e ./- ]
+}
+
+@test "--joblog - with --resume and its kin is refused: there is no file to resume from" {
+	for o in --resume --resume-failed --retry-failed; do
+		run "$WSPX" --joblog - $o echo ::: a
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"$o needs --joblog FILE: --joblog - writes"* ]]
+	done
+	printf 'jobs:\n  a:\n    run: echo a\n' > wspx.yml
+	run "$WSPX" run --joblog - --resume
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--resume needs --joblog FILE: --joblog - writes"* ]]
+	[ ! -e ./- ]
+}
