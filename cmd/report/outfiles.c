@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "os/tmp.h"
@@ -20,6 +21,18 @@ outfiles_new(const char *dir, char **path)
 {
 	/* (close-on-exec at once: other jobs are spawned meanwhile) */
 	return wspx__tmp_file(dir, "par", ".par", path);
+}
+
+void
+outfiles_count(const char *path, struct wspx__result *res)
+{
+	struct stat st;
+
+	/* (the job may have removed or replaced it: what is there now) */
+	if (path == NULL || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	res->outbytes += (uint64_t)st.st_size;
+	res->bytes += (uint64_t)st.st_size;
 }
 
 void

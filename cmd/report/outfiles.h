@@ -7,11 +7,16 @@
 
 #include <stdbool.h>
 
+#include "exec/exec.h"
 #include "exec/output.h"
 
 /* A new empty file in dir for a job's stdout: returns its fd (the
  * caller's to close) and sets *path (malloc'd), or returns -errno. */
 int outfiles_new(const char *dir, char **path);
+
+/* Count the bytes of the file at path (NULL: none) as the attempt's
+ * stdout, as GNU parallel's joblog counts them in Receive. */
+void outfiles_count(const char *path, struct wspx__result *res);
 
 /* An attempt of the job ended: with retry another replaces it and its
  * file is removed; else the file's name and a newline go into the job's

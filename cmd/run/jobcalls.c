@@ -106,6 +106,7 @@ ended(void *ctx, struct wspx__execjob *ej)
 	jf.needs = j->needs;
 	jf.nneeds = j->nneeds;
 	jf.worker = j->worker;
+	outfiles_count(j->outfile, &ej->result);
 	report_ended(&r->rep, r->x, ej, &jf);
 	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
 }

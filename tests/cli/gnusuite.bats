@@ -52,3 +52,16 @@ untimed='awk -F "\t" -v OFS="\t" "NF == 9 && \$1 != \"Seq\" { \$3 = \$4 = \"T\" 
 	[[ "$output" == *"--resume needs --joblog FILE: --joblog - writes"* ]]
 	[ ! -e ./- ]
 }
+
+@test "--files: the joblog's Receive counts the bytes of each job's file, as GNU parallel's" {
+	needgnu
+	mkdir g w
+	parallel -j1 --files --tmpdir g --joblog gnu.log 'printf %{}s x' ::: \
+	    1 20 300 > /dev/null
+	"$WSPX" -j1 --files --tmpdir w --joblog wspx.log 'printf %{}s x' ::: \
+	    1 20 300 > /dev/null
+	cut -f1,5-9 gnu.log > gnu.rows
+	cut -f1,5-9 wspx.log > wspx.rows
+	diff gnu.rows wspx.rows
+	[ "$(sed -n 4p wspx.rows | cut -f3)" = 300 ]
+}
