@@ -36,6 +36,8 @@ struct source {
 	char *buf;		/* read buffer: buf[off..len) not yet used */
 	size_t off, len, cap;
 	uint64_t nread;		/* records read so far, for messages */
+	char **items;		/* a ::: list's arguments, read as lines */
+	size_t nitems;
 	char **rec;		/* records kept in memory (not the first) */
 	size_t nrec;
 	bool ended;		/* -E: its end mark was read */
@@ -116,14 +118,20 @@ fill(struct input *in, struct source *s)
 	return false;
 }
 
-/* The next record of a streamed source into in->rec, as it is; false at
- * its end. */
+/* The next record of a streamed source or a list into in->rec, as it
+ * is; false at its end. */
 static bool
 rawrecord(struct input *in, struct source *s)
 {
 	char *sep;
 
 	in->rec.len = 0;
+	if (s->items != NULL) {
+		if (s->nread >= s->nitems)
+			return false;
+		bufadds(&in->rec, s->items[s->nread]);
+		return true;
+	}
 	for (;;) {
 		sep = s->len > s->off ? memchr(s->buf + s->off, in->o.delim,
 		    s->len - s->off) : NULL;
@@ -164,7 +172,8 @@ endmark(const struct input *in, const char *p, size_t n)
 }
 
 /* -L: while the line in in->rec ends in white space, the next line goes
- * on it (GNU parallel's rule; xargs' too). */
+ * on it (GNU parallel's rule; xargs' too), unless it is -E's end mark,
+ * which ends the source there. */
 static void
 continueline(struct input *in, struct source *s)
 {
@@ -176,6 +185,11 @@ continueline(struct input *in, struct source *s)
 		if (!rawrecord(in, s))
 			break;
 		s->nread++;
+		if (in->o.eofstr != NULL && endmark(in, in->rec.s,
+		    in->rec.len)) {
+			s->ended = true;
+			break;
+		}
 		bufadd(&line, in->rec.s, in->rec.len);
 		in->rec.len = 0;
 		bufadd(&in->rec, line.s, line.len);
@@ -197,13 +211,13 @@ nextrecord(struct input *in, struct source *s)
 {
 	while (!s->ended && rawrecord(in, s)) {
 		s->nread++;
-		if (in->o.continued)
-			continueline(in, s);
 		if (in->o.eofstr != NULL && endmark(in, in->rec.s,
 		    in->rec.len)) {
 			s->ended = true;
 			break;
 		}
+		if (in->o.continued)
+			continueline(in, s);
 		if (in->o.skipblank && blank(in->rec.s, in->rec.len))
 			continue;
 		if (in->o.delim == '\0' || in->rec.len == 0 ||
@@ -224,24 +238,6 @@ slurp(struct input *in, struct source *s)
 	while (nextrecord(in, s)) {
 		s->rec = xrealloc(s->rec, (s->nrec + 1) * sizeof(char *));
 		s->rec[s->nrec++] = xstrdup(in->rec.s ? in->rec.s : "");
-	}
-}
-
-/* The records of a ::: list, past -r's blank ones, up to -E's mark. */
-static void
-listrecords(struct input *in, struct source *s, const struct srcspec *spec)
-{
-	size_t k;
-
-	for (k = 0; k < spec->n; k++) {
-		if (in->o.eofstr != NULL && endmark(in, spec->items[k],
-		    strlen(spec->items[k])))
-			break;
-		if (in->o.skipblank && blank(spec->items[k],
-		    strlen(spec->items[k])))
-			continue;
-		s->rec = xrealloc(s->rec, (s->nrec + 1) * sizeof(char *));
-		s->rec[s->nrec++] = xstrdup(spec->items[k]);
 	}
 }
 
@@ -278,8 +274,14 @@ input_open(const struct srcspec *spec, size_t nsrc, const struct inputopts *o)
 			openfile(s, &spec[i]);
 		if ((i > 0 || !in->streamed) && spec[i].kind == SRC_FILE)
 			slurp(in, s);
-		if (spec[i].kind == SRC_LIST)
-			listrecords(in, s, &spec[i]);
+		/* (a list's arguments are its lines: -r, -E and -L
+		 * take them as they take a file's) */
+		if (spec[i].kind == SRC_LIST) {
+			s->name = spec[i].opt != NULL ? spec[i].opt : ":::";
+			s->items = spec[i].items;
+			s->nitems = spec[i].n;
+			slurp(in, s);
+		}
 	}
 	return in;
 }

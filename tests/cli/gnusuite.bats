@@ -65,3 +65,25 @@ untimed='awk -F "\t" -v OFS="\t" "NF == 9 && \$1 != \"Seq\" { \$3 = \$4 = \"T\" 
 	diff gnu.rows wspx.rows
 	[ "$(sed -n 4p wspx.rows | cut -f3)" = 300 ]
 }
+
+@test "-L with ::: arguments: an argument ending in a blank goes on into the next, as a line does" {
+	same -kr -L2 echo ::: foo '' 'ole ' bar quux
+	[ "$(cat wspx.out)" = "foo ole bar
+quux" ]
+	same -k -L2 echo ::: foo '' 'ole ' bar quux
+	same -k -L1 echo ::: 'a ' 'b  ' c d
+	same -k -L2 --colsep , echo {1}-{2} ::: 'a,b ' c,d e,f
+	# (the list as a file, the same lines)
+	printf '%s\n' foo '' 'ole ' bar quux > args
+	same -kr -L2 echo :::: args
+}
+
+@test "-E: the end mark ends the input also where a continued line would go on" {
+	printf '%s\n' foo '' 'ole ' bar quux > in
+	IN=in same -kr -L2 -E bar echo
+	[ "$(cat wspx.out)" = "foo ole " ]
+	IN=in same -k -L2 -E bar echo
+	IN=in same -kr -L1 -E bar echo
+	same -k -L1 -E c echo ::: 'a ' 'b  ' c d
+	same -k -L1 -E c echo ::: 'a ' 'b  ' d c x
+}
