@@ -291,7 +291,8 @@ commands_new(const struct command_opts *o)
 	cm->cmd = o->ncommand > 0 ? template_new(o->command, o->ncommand,
 	    o->plain, o->flags) : NULL;
 	cm->tag = tagstring != NULL && *tagstring != '\0' ?
-	    template_new(&tagstring, 1, NULL, o->flags & TMPL_PLUS) : NULL;
+	    template_new(&tagstring, 1, NULL, o->flags & (TMPL_PLUS |
+	    TMPL_CONTEXT)) : NULL;
 	cm->tagargs = o->tag;
 	commands_set_total(cm, 0, o->jobs);
 	return cm;

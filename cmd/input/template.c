@@ -443,13 +443,15 @@ number(struct buf *vals, enum mod mod, const struct fill *f)
 	bufadd(vals, num, strlen(num) + 1);
 }
 
-/* The values of replacement tok for the job: NUL-separated in vals.
- * Returns how many: none for a field the job does not have, or for {}
- * in a job of no arguments, which GNU parallel replaces with nothing, so
- * that it is no argument. */
+/* The values of replacement tok for the job of arguments a, of which a
+ * string of them all takes each's (all of a, or with -X the one argument
+ * its word is repeated for): NUL-separated in vals.  Returns how many:
+ * none for a field the job does not have, or for {} in a job of no
+ * arguments, which GNU parallel replaces with nothing, so that it is no
+ * argument. */
 static size_t
-values(const struct token *tok, const struct args *a, const struct fill *f,
-    struct buf *vals)
+values(const struct token *tok, const struct args *a,
+    const struct args *each, const struct fill *f, struct buf *vals)
 {
 	size_t i;
 
@@ -467,11 +469,11 @@ values(const struct token *tok, const struct args *a, const struct fill *f,
 		return 1;
 	}
 	/* (a job of no arguments, as with -N0, has none either) */
-	for (i = 0; i < a->n; i++) {
-		modify(vals, a->v[i], tok->mod);
+	for (i = 0; i < each->n; i++) {
+		modify(vals, each->v[i], tok->mod);
 		bufaddc(vals, '\0');
 	}
-	return a->n;
+	return each->n;
 }
 
 /* The end of the word that starts at token i: the next BLANK, or t->n. */
@@ -483,9 +485,9 @@ wordend(const struct template *t, size_t i)
 	return i;
 }
 
-/* Whether tokens [i, end) hold a replacement string of whole records
+/* Whether tokens [i, end) hold a replacement string of all the arguments
  * ({}, {.}, ...: not {n}, nor the job's numbers {#} {%} {##} ...), which
- * -X repeats per record. */
+ * -X repeats per argument. */
 static bool
 contextword(const struct template *t, size_t i, size_t end)
 {
@@ -497,31 +499,38 @@ contextword(const struct template *t, size_t i, size_t end)
 }
 
 /* How many times the word [i, end) is written for a: once, or with -X
- * (context) once per record; *sub is then the first record. */
+ * (context) once per argument, of every field of every record, as GNU
+ * parallel repeats it; *each is then the first. */
 static size_t
 repeats(const struct template *t, size_t i, size_t end, const struct args *a,
-    struct args *sub)
+    struct args *each)
 {
-	*sub = *a;
-	if (!t->context || a->nrec == 0 || !contextword(t, i, end))
+	*each = *a;
+	if (!t->context || a->nrec == 0 || a->n == 0 ||
+	    !contextword(t, i, end))
 		return 1;
-	return a->nrec;
+	each->n = 1;
+	each->nrec = 0;
+	each->rec = NULL;
+	return a->n;
 }
 
-/* Record r of a, as its own args. */
+/* Argument r of a, as args of their own. */
 static void
-record(const struct args *a, size_t r, struct args *sub)
+oneargument(const struct args *a, size_t r, struct args *each)
 {
-	sub->v = a->v + a->rec[r];
-	sub->n = a->rec[r + 1] - a->rec[r];
-	sub->nrec = 0;
-	sub->rec = NULL;
+	each->v = a->v + r;
+	each->n = 1;
+	each->nrec = 0;
+	each->rec = NULL;
 }
 
-/* Tokens [i, end) of one word into b, filled from a. */
+/* Tokens [i, end) of one word into b, filled from a and each (see
+ * values()). */
 static void
 lineword(const struct template *t, size_t i, size_t end, const struct args *a,
-    const struct fill *f, struct buf *b, struct buf *vals)
+    const struct args *each, const struct fill *f, struct buf *b,
+    struct buf *vals)
 {
 	const char *v;
 	size_t k, n;
@@ -531,7 +540,7 @@ lineword(const struct template *t, size_t i, size_t end, const struct args *a,
 			bufadds(b, t->tok[i].text);
 			continue;
 		}
-		n = values(&t->tok[i], a, f, vals);
+		n = values(&t->tok[i], a, each, f, vals);
 		for (k = 0, v = vals->s; k < n; k++, v += strlen(v) + 1) {
 			if (k > 0)
 				bufaddc(b, ' ');
@@ -549,7 +558,7 @@ template_line(const struct template *t, const struct args *a, uint64_t seq,
 {
 	struct buf b = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
 	struct fill f = { seq, slot, doquote, kind, t->total, t->slots };
-	struct args sub;
+	struct args each;
 	size_t i, end, r, times;
 
 	for (i = 0; i < t->n; i = end) {
@@ -559,13 +568,13 @@ template_line(const struct template *t, const struct args *a, uint64_t seq,
 			continue;
 		}
 		end = wordend(t, i);
-		times = repeats(t, i, end, a, &sub);
+		times = repeats(t, i, end, a, &each);
 		for (r = 0; r < times; r++) {
 			if (r > 0)
 				bufaddc(&b, ' ');
 			if (times > 1)
-				record(a, r, &sub);
-			lineword(t, i, end, &sub, &f, &b, &vals);
+				oneargument(a, r, &each);
+			lineword(t, i, end, a, &each, &f, &b, &vals);
 		}
 	}
 	free(vals.s);
@@ -604,6 +613,24 @@ wordlen(const struct template *t, size_t i, size_t end,
 	return len;
 }
 
+/* -X: the length of the word [i, end), repeated for each argument of
+ * rec, with a space between two. */
+static size_t
+contextlen(const struct template *t, size_t i, size_t end,
+    const struct args *rec, bool doquote, enum shellkind kind,
+    struct buf *scratch)
+{
+	struct args each;
+	size_t k, len = 0;
+
+	for (k = 0; k < rec->n; k++) {
+		oneargument(rec, k, &each);
+		len += (k > 0) + wordlen(t, i, end, &each, doquote, kind,
+		    scratch);
+	}
+	return len;
+}
+
 size_t
 template_reclen(const struct template *t, const struct args *rec,
     bool doquote, enum shellkind kind, size_t *units, struct buf *scratch)
@@ -616,7 +643,8 @@ template_reclen(const struct template *t, const struct args *rec,
 		if (!contextword(t, i, end))
 			continue;
 		if (t->context) {
-			len += wordlen(t, i, end, rec, doquote, kind, scratch);
+			len += contextlen(t, i, end, rec, doquote, kind,
+			    scratch);
 			++*units;
 			continue;
 		}
@@ -666,11 +694,13 @@ endword(struct words *w)
 	w->inword = false;
 }
 
-/* Tokens [i, end) of one word into w, filled from a: the values go in as
- * they are, several values of one string splitting the word. */
+/* Tokens [i, end) of one word into w, filled from a and each (see
+ * values()): the values go in as they are, several values of one string
+ * splitting the word. */
 static void
 argvword(const struct template *t, size_t i, size_t end, const struct args *a,
-    const struct fill *f, struct words *w, struct buf *vals)
+    const struct args *each, const struct fill *f, struct words *w,
+    struct buf *vals)
 {
 	const char *v;
 	size_t k, n, len;
@@ -686,7 +716,7 @@ argvword(const struct template *t, size_t i, size_t end, const struct args *a,
 			w->inword = true;
 			continue;
 		}
-		n = values(&t->tok[i], a, f, vals);
+		n = values(&t->tok[i], a, each, f, vals);
 		for (k = 0, v = vals->s; k < n; k++, v += len + 1) {
 			if (k > 0)
 				endword(w);
@@ -707,7 +737,7 @@ emptywords(const struct template *t, struct words *w)
 	struct args a = { NULL, 0, 0, NULL };
 
 	if (t->quoted && (t->n == 0 || t->tok[t->n - 1].kind == BLANK))
-		argvword(t, t->n, t->n, &a, &f, w, &none);
+		argvword(t, t->n, t->n, &a, &a, &f, w, &none);
 }
 
 char **
@@ -717,7 +747,7 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 	struct words w = { { NULL, 0, 0 }, 0, t->quoted };
 	struct buf vals = { NULL, 0, 0 };
 	struct fill f = { seq, slot, false, SHELL_POSIX, t->total, t->slots };
-	struct args sub;
+	struct args each;
 	size_t i, end, r, times;
 	char **argv;
 
@@ -726,16 +756,16 @@ template_argv(const struct template *t, const struct args *a, uint64_t seq,
 			/* -q: an empty word of COMMAND is an argument */
 			if (t->quoted && (i == 0 || t->tok[i - 1].kind ==
 			    BLANK))
-				argvword(t, i, i, a, &f, &w, &vals);
+				argvword(t, i, i, a, a, &f, &w, &vals);
 			end = i + 1;
 			continue;
 		}
 		end = wordend(t, i);
-		times = repeats(t, i, end, a, &sub);
+		times = repeats(t, i, end, a, &each);
 		for (r = 0; r < times; r++) {
 			if (times > 1)
-				record(a, r, &sub);
-			argvword(t, i, end, &sub, &f, &w, &vals);
+				oneargument(a, r, &each);
+			argvword(t, i, end, a, &each, &f, &w, &vals);
 		}
 	}
 	emptywords(t, &w);

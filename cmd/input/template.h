@@ -30,7 +30,7 @@ enum {
 	TMPL_QUOTED = 1,	/* -q: each word stays one argument, no shell */
 	TMPL_APPEND = 2,	/* add " {}" if it has no replacement string */
 	TMPL_PLUS = 4,		/* read --plus strings */
-	TMPL_CONTEXT = 8,	/* -X: a word with {} repeats per record */
+	TMPL_CONTEXT = 8,	/* -X: a word with {} repeats per argument */
 	TMPL_PROGRAMS = 16	/* a first word that is a builtin and also a
 				 * program (echo, true) runs as the program
 				 * when nothing else needs a shell */

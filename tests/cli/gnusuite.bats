@@ -87,3 +87,27 @@ quux" ]
 	same -k -L1 -E c echo ::: 'a ' 'b  ' c d
 	same -k -L1 -E c echo ::: 'a ' 'b  ' d c x
 }
+
+@test "-X: --tagstring gets the context replacement, a word repeated per argument" {
+	same -j1 -X --tagstring a{}b echo ::: 3 4
+	[ "$(cat wspx.out)" = "a3b a4b	3 4" ]
+	same -j1 -X --tagstring a{.}b echo ::: 3.x 4.y
+	same -j1 -kX --tagstring {#}:{} echo ::: a c ::: b
+	# (-m and a job of one argument are as before)
+	same -j1 -k -m --tagstring t{}t echo {} ::: a c
+	same -j1 -k --tagstring t{}t echo {} ::: a c
+}
+
+@test "-X with several sources or --colsep repeats the word once per argument, not per record" {
+	same -j1 -kX echo {}-{.} ::: a ::: b
+	[ "$(cat wspx.out)" = "a-a b-b" ]
+	same -j1 -kX echo {}-{.} ::: a c ::: b d
+	same -j1 -kX echo {#}-{} ::: a ::: b
+	same -j1 -kX echo {/}_{} ::: x/a x/c ::: b
+	same -j1 -kX --colsep , echo {}- ::: a,b c,d
+	# a field by number is the job's, in every repetition
+	same -j1 -kX echo {}-{2} ::: a c ::: b d
+	same -j1 -kX echo {1}-{} ::: a c ::: b d
+	same -j1 -kX -q echo 'x{}y' ::: 'a b' c
+	same -j1 -km echo {}-{.} ::: a ::: b
+}
