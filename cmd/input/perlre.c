@@ -220,9 +220,10 @@ groupcost(const struct cost *g)
  * copies are its atoms' and one, and a repetition multiplies those of
  * the atom before it; a group with '|', or empty, may match nothing.
  * sum[d] is the cost of the group open at depth d, last that of the atom
- * just read; *depth is the deepest nesting of groups. */
+ * just read; *depth is the deepest nesting of groups, and *stray tells
+ * of a ')' that closes no group. */
 static struct cost
-cost(const char *re, size_t *depth)
+cost(const char *re, size_t *depth, bool *stray)
 {
 	struct cost *sum = calloc(strlen(re) + 1, sizeof(*sum)), last = nothing,
 	    all = { .copies = PERLRE_MAXCOPIES + 1 };
@@ -232,6 +233,7 @@ cost(const char *re, size_t *depth)
 
 	if (sum != NULL)
 		sum[0] = nothing;
+	*stray = false;
 	for (*depth = 0, p = re; sum != NULL && *p != '\0'; p += len) {
 		if ((len = repeats(p, &r)) > 0) {
 			sum[d].copies -= last.copies;
@@ -261,6 +263,8 @@ cost(const char *re, size_t *depth)
 		last = (struct cost){ .copies = 1, .empty = zerowidth(p, len) };
 		if (*p == ')' && d > 0)
 			last = groupcost(&sum[d--]);
+		else if (*p == ')')
+			*stray = true;
 		addcost(&sum[d], &last);
 	}
 	if (sum != NULL)
@@ -293,9 +297,20 @@ perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 {
 	char *posix = perlre_posix(re);
 	size_t depth;
+	bool stray;
 	int rc;
 
-	struct cost c = cost(posix, &depth);
+	struct cost c = cost(posix, &depth, &stray);
+
+	/* (glibc takes it as the character, Perl refuses it; and put in a
+	 * group, as --recend and --recstart are, it would close that) */
+	if (stray) {
+		free(posix);
+		if (n > 0)
+			snprintf(err, n, "unmatched ) (write \\) for the "
+			    "character)");
+		return REG_EPAREN;
+	}
 
 	if (c.copies > PERLRE_MAXCOPIES || c.optional > PERLRE_MAXOPTIONAL ||
 	    c.loops > PERLRE_MAXEMPTYLOOPS || depth > PERLRE_MAXDEPTH) {

@@ -32,7 +32,8 @@ char *perlre_posix(const char *re);
  * rx is then not to be freed): REG_ESPACE, not compiled, if it would make
  * more than PERLRE_MAXCOPIES copies or PERLRE_MAXOPTIONAL optional ones,
  * repeats what may match nothing more than PERLRE_MAXEMPTYLOOPS times
- * without bound, or nests groups deeper than PERLRE_MAXDEPTH. */
+ * without bound, or nests groups deeper than PERLRE_MAXDEPTH; REG_EPAREN
+ * for a ')' that closes no group, which Perl refuses. */
 int perlre_compile(regex_t *rx, const char *re, int flags, char *err,
     size_t n);
 

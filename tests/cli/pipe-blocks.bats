@@ -442,3 +442,23 @@ stopwhilefeeding() {
 	[ "$status" -eq 0 ]
 	[ ! -e ran ]
 }
+
+@test "a ) that closes no group is refused, as Perl refuses it: in --recend and --recstart it would close theirs (fuzz finding)" {
+	printf 'ayb\nyc\nyd\n' > in
+	for o in --recstart --recend; do
+		run "$WSPX" --pipe --regexp $o 'x)|(y)' -N1 cat < in
+		[ "$status" -eq 255 ]
+		[ "${lines[0]}" = "wspx: $o: 'x)|(y)' is not a regular expression (--regexp): unmatched ) (write \\) for the character)" ]
+	done
+	run "$WSPX" --colsep 'a)b' echo ::: x
+	[ "$status" -eq 255 ]
+	[[ "${lines[0]}" == *"unmatched )"* ]]
+	# (escaped, or in brackets, it is the character)
+	run "$WSPX" --colsep 'a\)b' echo {2} ::: 'xa)by'
+	[ "$output" = y ]
+	printf 'a)b)c' | "$WSPX" --pipe --regexp --recend '[)]' -N1 -k \
+	    'cat; echo' > out
+	[ "$(cat out)" = "a)
+b)
+c" ]
+}
