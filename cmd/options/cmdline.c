@@ -143,11 +143,14 @@ checkremote(struct config *c)
 	if ((ssh || rc->slurm) && c->pipe)
 		conflict("--pipe and -S or --slurm", "remote jobs get no "
 		    "stdin of wspx's");
-	if (!ssh && (rc->ntransfer > 0 || rc->nret > 0 || rc->cleanup)) {
-		fatal("%s needs -S (see " PROGNAME " --help)",
-		    rc->ntransfer > 0 ? "--transfer-file" : rc->nret > 0 ?
-		    "--return" : "--cleanup");
-	}
+	/* (GNU parallel warns and runs the jobs here, where the files
+	 * are) */
+	if (!ssh && rc->ntransfer > 0)
+		warn("--transfer-file is ignored without a remote host (-S)");
+	if (!ssh && rc->nret > 0)
+		warn("--return is ignored without a remote host (-S)");
+	if (!ssh && rc->cleanup)
+		warn("--cleanup is ignored without a remote host (-S)");
 	if (!rc->slurm && (rc->partition != NULL || rc->slurmargs != NULL ||
 	    rc->slurmcpus > 0)) {
 		fatal("%s needs --slurm (see " PROGNAME " --help)",

@@ -111,3 +111,18 @@ quux" ]
 	same -j1 -kX -q echo 'x{}y' ::: 'a b' c
 	same -j1 -km echo {}-{.} ::: a ::: b
 }
+
+@test "--transfer-file, --return and --cleanup without -S: a warning each, and the jobs run here" {
+	same -k --transferfile {} echo ::: a b
+	[ "$(cat wspx.err)" = "wspx: --transfer-file is ignored without a remote host (-S)" ]
+	same --return {}.out echo ::: a
+	[ "$(cat wspx.err)" = "wspx: --return is ignored without a remote host (-S)" ]
+	same --cleanup echo ::: a
+	[ "$(cat wspx.err)" = "wspx: --cleanup is ignored without a remote host (-S)" ]
+	same --trc {}.out echo ::: a
+	[ "$(wc -l < wspx.err)" -eq 3 ]
+	same --transfer echo ::: a
+	# -S : is this machine: nothing to say
+	same -S : --cleanup echo ::: a
+	[ ! -s wspx.err ]
+}
