@@ -319,7 +319,7 @@ memheader(struct blocks *b)
 	bool found;
 
 	while (!(found = records_header(&b->rs, b->cur != NULL ?
-	    b->cur->buf + b->start : "", b->len - b->start, &len)) &&
+	    b->cur->buf + b->start : "", b->len - b->start, b->eof, &len)) &&
 	    !b->eof && b->len - b->start <= RECORDS_HEADERMAX)
 		(void)fill(b, b->len - b->start + (size_t)b->bs);
 	if (!found)	/* (GNU parallel would make all of it one block) */

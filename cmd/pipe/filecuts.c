@@ -67,14 +67,16 @@ char *
 filecuts_header(struct filecuts *fc, size_t *len)
 {
 	struct buf acc = { NULL, 0, 0 };
-	size_t n;
+	size_t n = 1;
 	char *hdr;
 	bool found;
 
+	/* (n: what the last read got; none, the file's end) */
 	while (!(found = records_header(fc->rs, acc.s != NULL ? acc.s : "",
-	    acc.len, len)) && acc.len <= RECORDS_HEADERMAX &&
-	    (n = readat(fc, fc->scratch, SCAN, fc->pos + acc.len)) > 0)
+	    acc.len, n == 0, len)) && n > 0 && acc.len <= RECORDS_HEADERMAX) {
+		n = readat(fc, fc->scratch, SCAN, fc->pos + acc.len);
 		bufadd(&acc, fc->scratch, n);
+	}
 	if (!found)	/* (GNU parallel would make all of it one block) */
 		*len = 0;
 	hdr = xmalloc(*len + 1);

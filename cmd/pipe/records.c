@@ -351,16 +351,20 @@ records_lines(const struct records *r, const char *p, size_t n)
 	return cut;
 }
 
-/* records_header() once there is a --header. */
+/* records_header() once there is a --header.  (A regex that may match
+ * nothing, as '(%.*\n)*', would match the empty start of the input before
+ * any of it is read.) */
 static bool
-findheader(const struct records *r, const char *p, size_t n, size_t *len)
+findheader(const struct records *r, const char *p, size_t n, bool ended,
+    size_t *len)
 {
 	regmatch_t m[1];
 	const char *q = p, *nl;
 	size_t lines = 0;
 
 	if (r->hdr == HDR_REGEX) {
-		if (!search(&r->hre, p, 0, n, m, 1) || m[0].rm_so != 0)
+		if (!search(&r->hre, p, 0, n, m, 1) || m[0].rm_so != 0 ||
+		    (!ended && (size_t)m[0].rm_eo == n))
 			return false;
 		*len = (size_t)m[0].rm_eo;
 		return true;
@@ -376,12 +380,12 @@ findheader(const struct records *r, const char *p, size_t n, size_t *len)
 
 bool
 records_header(const struct records *r, const char *p, size_t n,
-    size_t *len)
+    bool ended, size_t *len)
 {
 	*len = 0;
 	if (r->hdr == HDR_NONE)
 		return true;
-	if (findheader(r, p, n, len))
+	if (findheader(r, p, n, ended, len))
 		return true;
 	*len = 0;
 	if (n > RECORDS_HEADERMAX)

@@ -94,9 +94,11 @@ size_t records_lines(const struct records *r, const char *p, size_t n);
 
 /* The header at the start of p[0..n): true and *len once it is whole
  * there, false if more input is needed (or there is no --header: then
- * true and 0).  Past RECORDS_HEADERMAX bytes, false and a warning: there
- * will be none. */
+ * true and 0).  A regular expression's match that reaches the end of p
+ * may go on in more input, so it is whole only once the input ended.
+ * Past RECORDS_HEADERMAX bytes, false and a warning: there will be
+ * none. */
 bool records_header(const struct records *r, const char *p, size_t n,
-    size_t *len);
+    bool ended, size_t *len);
 
 #endif /* WSPX_RECORDS_H */

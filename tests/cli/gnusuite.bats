@@ -126,3 +126,30 @@ quux" ]
 	same -S : --cleanup echo ::: a
 	[ ! -s wspx.err ]
 }
+
+@test "--header with a regex that may match nothing is tried on the input, not on the empty start" {
+	printf '%%head1\n%%head2\n1\n2\n3\n4\n' > in
+	IN=in same -k --pipe -N2 --header '(%.*\n)*' 'echo JOB{#}; cat'
+	[ "$(cat wspx.out)" = "JOB1
+%head1
+%head2
+1
+2
+JOB2
+%head1
+%head2
+3
+4" ]
+	cp wspx.out want
+	(printf '%%h%s\n' 1 2 3; seq 1 20000) > big
+	IN=big same -k --pipe -N 1000 --header '(%.*\n)*' 'echo J; cat'
+	IN=big same -k --pipe --block 10k --header '(%.*\n)+' 'echo J; cat'
+	# (--pipepart alike; GNU parallel gives the first block the first
+	# line alone, the second the second, the rest none)
+	run "$WSPX" -k --pipepart -a in --header '(%.*\n)*' 'echo JOB{#}; cat'
+	[ "$output" = "$(cat want)" ]
+	# a pipe that gives the header a line at a time
+	{ printf '%%head1\n'; sleep 0.2; printf '%%head2\n1\n2\n3\n4\n'; } |
+	    "$WSPX" -k --pipe -N2 --header '(%.*\n)*' 'echo JOB{#}; cat' > out
+	[ "$(cat out)" = "$(cat want)" ]
+}
