@@ -61,6 +61,20 @@ jobfile(struct config *c, int argc, char **argv, int first)
 	return status;
 }
 
+/* $PARALLEL_PID in the environment of every job of the input, as GNU
+ * parallel sets it: this process, the jobs' parent (before any job's
+ * environment is made from ours).  A job file's jobs get none, as they
+ * get no $PARALLEL_SEQ. */
+static void
+setpidvar(void)
+{
+	char pid[24];
+
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	if (setenv("PARALLEL_PID", pid, 1) != 0)
+		fatal("setenv:");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -84,6 +98,7 @@ main(int argc, char **argv)
 	    strcmp(argv[first - 1], "--") != 0)
 		return jobfile(&c, argc, argv, first);
 	cmdline_finish(&c, argc, argv, first);
+	setpidvar();
 	status = run(&c);
 	config_free(&c);
 	return status;

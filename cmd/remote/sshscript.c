@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exec/exec.h"
 #include "input/template.h"
@@ -105,8 +106,8 @@ sshscript(const char *dir, const char *exports,
 	bufadds(&b, exports);
 	ownenv(&b, cmd->envp);
 	bufprintf(&b, "export WSPX_SEQ=%llu PARALLEL_SEQ=%llu WSPX_SLOT=%u "
-	    "PARALLEL_JOBSLOT=%u; ", (unsigned long long)seq,
-	    (unsigned long long)seq, slot, slot);
+	    "PARALLEL_JOBSLOT=%u PARALLEL_PID=%ld; ", (unsigned long long)seq,
+	    (unsigned long long)seq, slot, slot, (long)getpid());
 	/* (the watcher's own words then no longer hold the job's) */
 	bufprintf(&b, "exec 3<&0; (trap '' TERM; while read -r _; do :; done; "
 	    "exec /bin/sh -c \"kill -TERM 0; sleep %.3f; kill -KILL 0\") "

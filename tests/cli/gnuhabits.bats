@@ -78,3 +78,22 @@ Y
 	[ -n "$count" ]
 	[ "$(sh -c "$count")" = 1 ]
 }
+
+@test "\$PARALLEL_PID: every job of the input gets the process ID of its wspx, as with GNU parallel" {
+	needgnu
+	local who
+	for who in parallel "$WSPX"; do
+		sh -c 'echo $$; exec "$0" -k "echo \$PARALLEL_PID" ::: a b' \
+		    "$who" > out
+		[ "$(wc -l < out)" -eq 3 ]
+		[ "$(sed -n 2p out)" = "$(sed -n 1p out) a" ]
+		[ "$(sed -n 3p out)" = "$(sed -n 1p out) b" ]
+	done
+	# (an outer one's is replaced)
+	PARALLEL_PID=1 "$WSPX" 'echo $PARALLEL_PID' ::: a > out
+	[ "$(cat out)" != "1 a" ]
+	# a job file's jobs get none, as they get no $PARALLEL_SEQ
+	printf 'jobs:\n  a:\n    run: echo "pid=$PARALLEL_PID"\n' > wspx.yml
+	env -u PARALLEL_PID "$WSPX" run --quiet > out
+	[ "$(cat out)" = "pid=" ]
+}
