@@ -13,7 +13,7 @@
  * compiled and run on that data.
  *
  * Checked: a record has a field per source (more only with --colsep), none
- * longer than the longest source; without --colsep a file's field has no
+ * longer than the longest source (with -L, a list's items joined); without --colsep a file's field has no
  * separator, -r leaves no blank one and -E none equal to its mark; without
  * -L, -E and -r the count of records is the product of the sources' (as
  * GNU parallel combines them); the jobs hold the same records in the same
@@ -223,17 +223,26 @@ ownsources(const struct config *c, const char *path)
 	return true;
 }
 
-/* The longest a field can be: the file, or a list's longest item. */
+/* The longest a field can be: the file, or a list's longest item; with
+ * -L, an item ending in a blank takes the next one on, so a list's
+ * items all together. */
 static size_t
 longest(const struct config *c, size_t size)
 {
-	size_t i, k, n = size, len;
+	size_t i, k, n = size, len, all;
 
-	for (i = 0; i < c->nsrc; i++)
+	for (i = 0; i < c->nsrc; i++) {
+		all = 0;
 		for (k = 0; c->src[i].kind == SRC_LIST && k < c->src[i].n;
-		    k++)
-			if ((len = strlen(c->src[i].items[k])) > n)
+		    k++) {
+			len = strlen(c->src[i].items[k]);
+			all += len;
+			if (len > n)
 				n = len;
+		}
+		if (c->maxlines > 0 && all > n)
+			n = all;
+	}
 	return n;
 }
 
