@@ -277,6 +277,9 @@ input_open(const struct srcspec *spec, size_t nsrc, const struct inputopts *o)
 		/* (a list's arguments are its lines: -r, -E and -L
 		 * take them as they take a file's) */
 		if (spec[i].kind == SRC_LIST) {
+			/* (no message names a list today: an item, from
+			 * argv, holds no NUL byte; named so that none
+			 * could print a null name) */
 			s->name = spec[i].opt != NULL ? spec[i].opt : ":::";
 			s->items = spec[i].items;
 			s->nitems = spec[i].n;

@@ -177,7 +177,8 @@ logout(struct reports *p, const struct wspx__execjob *ej,
 	if (line == NULL)
 		p->failed(p->ctx, -ENOMEM);
 	else
-		wspx__output_trail(p->out, ej->oj, line);
+		wspx__output_trail(p->out, ej->oj, line, n);
+	free(line);
 }
 
 /* The joblog's row for an attempt: GNU parallel's columns; a job wspx

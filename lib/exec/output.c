@@ -73,6 +73,10 @@ struct wspx__outjob {
 	size_t tailpos;		/* where the next byte goes in errtail */
 	size_t tailfill;	/* bytes in errtail */
 	char *head, *tail;	/* printed around its output, or NULL */
+	char *trail;		/* printed after the tail (--joblog - rows),
+				 * or NULL; apart from the tail, which a
+				 * frame replaces */
+	size_t traillen;
 	bool headshown;		/* head was printed */
 	bool shown;		/* something of j was printed */
 };
@@ -370,6 +374,7 @@ freejob(struct wspx__output *o, struct wspx__outjob *j)
 	free(j->errtail);
 	free(j->head);
 	free(j->tail);
+	free(j->trail);
 	free(j->tag);
 	free(j);
 }
@@ -518,6 +523,8 @@ finish(struct wspx__output *o, struct wspx__outjob *j)
 	emitbuf(o, j, 2);
 	if (j->tail != NULL)
 		put(o, o->opts.out_fd, j->tail, strlen(j->tail));
+	if (j->trail != NULL)
+		put(o, o->opts.out_fd, j->trail, j->traillen);
 	freejob(o, j);
 }
 
@@ -543,13 +550,32 @@ wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
 	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
+/* Put the n bytes of s before (front) or after what *at holds, as a new
+ * string of *len bytes (len NULL: the string's own); false if out of
+ * memory, *at left as it was. */
+static bool
+addtext(char **at, size_t *len, const char *s, size_t n, bool front)
+{
+	size_t had = *at == NULL ? 0 : len != NULL ? *len : strlen(*at);
+	char *t;
+
+	if ((t = malloc(had + n + 1)) == NULL)
+		return false;
+	memcpy(t + (front ? n : 0), *at != NULL ? *at : "", had);
+	memcpy(t + (front ? 0 : had), s, n);
+	t[had + n] = '\0';
+	free(*at);
+	*at = t;
+	if (len != NULL)
+		*len = had + n;
+	return true;
+}
+
 void
 wspx__output_lead(struct wspx__output *o, struct wspx__outjob *j,
     const char *line)
 {
 	size_t n = strlen(line);
-	char **at;
-	char *s;
 
 	if (o->opts.mode != WSPX_OUT_GROUP) {
 		(void)wspx__output_note(o, line, n);
@@ -557,40 +583,21 @@ wspx__output_lead(struct wspx__output *o, struct wspx__outjob *j,
 	}
 	WSPX_MUST(pthread_mutex_lock(&o->lock));
 	/* (before the head, or after the tail: a frame stays whole) */
-	at = j->shown ? &j->tail : &j->head;
-	s = malloc(n + (*at != NULL ? strlen(*at) : 0) + 1);
-	if (s != NULL && j->shown)
-		sprintf(s, "%s%s", *at != NULL ? *at : "", line);
-	else if (s != NULL)
-		sprintf(s, "%s%s", line, *at != NULL ? *at : "");
-	if (s != NULL) {
-		free(*at);
-		*at = s;
-	}
+	(void)addtext(j->shown ? &j->tail : &j->head, NULL, line, n,
+	    !j->shown);
 	WSPX_MUST(pthread_mutex_unlock(&o->lock));
 }
 
 void
 wspx__output_trail(struct wspx__output *o, struct wspx__outjob *j,
-    char *line)
+    const char *line, size_t n)
 {
-	char *s;
-
 	WSPX_MUST(pthread_mutex_lock(&o->lock));
-	if (o->opts.mode != WSPX_OUT_GROUP || j == NULL) {
-		put(o, o->opts.out_fd, line, strlen(line));
-	} else if (j->tail == NULL) {
-		j->tail = line;
-		line = NULL;
-	} else if ((s = malloc(strlen(j->tail) + strlen(line) + 1)) != NULL) {
-		sprintf(s, "%s%s", j->tail, line);
-		free(j->tail);
-		j->tail = s;
-	} else {
+	if (j == NULL)
+		put(o, o->opts.out_fd, line, n);
+	else if (!addtext(&j->trail, &j->traillen, line, n, false))
 		fail(o, -ENOMEM);
-	}
 	letgo(o);
-	free(line);
 }
 
 /* keep-order: the head was closed; print the closed jobs that follow it,

@@ -97,12 +97,14 @@ void wspx__output_frame(struct wspx__output *o, struct wspx__outjob *j,
 void wspx__output_lead(struct wspx__output *o, struct wspx__outjob *j,
     const char *line);
 
-/* A line that belongs after j's output (a --joblog - row): grouped, after
- * its tail, when j is printed; otherwise, or with no j, on the output fd
- * now, between jobs' lines.  Takes ownership of line.  Any thread, before
- * j is closed. */
+/* The n bytes of line belong after j's output (a --joblog - row), on the
+ * output fd: printed as j is closed, after all of it and its tail, in
+ * every mode and in j's turn with keep-order; lines given for j before
+ * follow in the order given (a row for each attempt).  With no j, now,
+ * between jobs' output.  Out of memory: the output fails.  Any thread,
+ * before j is closed. */
 void wspx__output_trail(struct wspx__output *o, struct wspx__outjob *j,
-    char *line);
+    const char *line, size_t n);
 
 /* Copy up to n of the last bytes the job wrote to its stderr (1 KiB are
  * kept) into buf; returns how many.  The reader thread. */

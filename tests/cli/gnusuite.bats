@@ -40,6 +40,37 @@ untimed='awk -F "\t" -v OFS="\t" "NF == 9 && \$1 != \"Seq\" { \$3 = \$4 = \"T\" 
 	[ ! -e ./- ]
 }
 
+@test "--joblog -: a row follows its job's last byte in every output mode, and no frame drops a retry's row" {
+	# (a last line without its newline: the row goes on after it; and
+	# Receive blanked: GNU counts 2 bytes of "x" with --lb, 0 with -u;
+	# and --files' names, which are random)
+	local unsized="$untimed | awk -F '\t' -v OFS='\t' 'NF == 9 { \$6 = \"B\" } 1' | sed 's|^/tmp/par.*[.]par\$|FILE|'"
+	for o in --lb -u --files '--files --lb'; do
+		FILTER=$unsized same $o --joblog - printf x ::: 1
+	done
+	"$WSPX" --files --lb --joblog - printf x ::: 1 > files.out
+	[ "$(cat "$(sed -n 2p files.out)")" = x ]
+	[ "$(sed -n 3p files.out | cut -f1,6)" = "$(printf '1\t1')" ]
+	# -k: job 2 ends first, and its row waits for job 1's output
+	cat > order.sh <<'EOS'
+if [ "$1" = 2 ]; then echo two; : > two.done; exit 0; fi
+while [ ! -e two.done ]; do sleep 0.05; done
+sleep 0.3
+echo one
+EOS
+	for o in --lb --group; do
+		rm -f two.done
+		FILTER=$untimed same -k -j2 $o --joblog - sh order.sh ::: 1 2
+		[ "$(cut -f1 wspx.out | tr '\n' ' ')" = "Seq one 1 two 2 " ]
+	done
+	# GitHub Actions' folding frames each job; each attempt keeps its row
+	GITHUB_ACTIONS=true run "$WSPX" --retries 3 --joblog - 'echo hi; exit 1' \
+	    ::: 1
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | grep -c "$(printf '^1\t:\t')")" -eq 4 ]
+	[[ "$output" == *"::endgroup::"* ]]
+}
+
 @test "--joblog - with --resume and its kin is refused: there is no file to resume from" {
 	for o in --resume --resume-failed --retry-failed; do
 		run "$WSPX" --joblog - $o echo ::: a
