@@ -214,9 +214,9 @@ summary(struct status *s)
 
 	stats_read(s->o.stats, &n);
 	stats_duration(t, sizeof(t), n.elapsed);
-	len = snprintf(b, sizeof(b), PROGNAME ": %llu jobs, %llu failed, %llu "
+	len = snprintf(b, sizeof(b), PROGNAME ": %llu %s, %llu failed, %llu "
 	    "skipped in %s (%.1f/s)\n", (unsigned long long)n.done,
-	    (unsigned long long)n.failed, (unsigned long long)n.skipped, t,
+	    n.done == 1 ? "job" : "jobs", (unsigned long long)n.failed, (unsigned long long)n.skipped, t,
 	    n.elapsed > 0 ? (double)n.done / n.elapsed : 0.0);
 	if (len > 0 && (size_t)len < sizeof(b))
 		wspx__output_note(s->o.out, b, (size_t)len);

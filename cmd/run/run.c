@@ -450,6 +450,11 @@ setup(struct run *r, struct config *c)
 	r->running = r->rep.running = running_new(c->jobs);
 	r->rep.stats = &r->stats;
 	wspx__proc_widen_pipe(STDOUT_FILENO);
+	/* (as GNU parallel warns: a user who forgot ::: or a pipe sees
+	 * why nothing happens) */
+	if (runopts_terminalinput(c))
+		warn("reading the input from the terminal (CTRL-D ends it): "
+		    "forgot ::: or a pipe?");
 	/* --retry-failed takes its jobs from the joblog */
 	if (c->pipe && c->resume != RETRY_FAILED && c->source == NULL) {
 		runopts_pipe(c, &pio);

@@ -53,8 +53,13 @@ void runopts_command(const struct config *c, struct command_opts *o);
 void runopts_report(const struct config *c, struct report_opts *o);
 
 /* Whether the run shows a status line: on a terminal, unless told not
- * to. */
+ * to, or the input is read from one (the line would be drawn over what
+ * the user types). */
 bool runopts_statusline(const struct config *c);
+
+/* Whether the run reads its input from a terminal: a source is standard
+ * input, and it is one. */
+bool runopts_terminalinput(const struct config *c);
 
 /* --pipe's and --pipepart's input and blocks. */
 void runopts_pipe(const struct config *c, struct pipe_opts *o);

@@ -75,7 +75,22 @@ runopts_statusline(const struct config *c)
 	const char *term = getenv("TERM");
 
 	return !c->nostatus && !c->dryrun && c->mode != WSPX_OUT_UNGROUP &&
-	    isatty(STDERR_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
+	    isatty(STDERR_FILENO) && term != NULL && strcmp(term, "dumb") !=
+	    0 && !runopts_terminalinput(c);
+}
+
+bool
+runopts_terminalinput(const struct config *c)
+{
+	size_t i;
+
+	if (c->source != NULL || c->resume == RETRY_FAILED)
+		return false;
+	for (i = 0; i < c->nsrc; i++)
+		if (c->src[i].kind == SRC_FILE &&
+		    strcmp(c->src[i].path, "-") == 0)
+			return isatty(STDIN_FILENO);
+	return false;
 }
 
 void

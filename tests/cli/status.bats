@@ -33,6 +33,11 @@ waitrow() {
 	done
 }
 
+# Whether a row of the pane matches the regex $1.
+panehas() {
+	tm capture-pane -p | grep -q -E "$1"
+}
+
 # Job N prints three lines; job 40 first waits for the file go.
 jobscript() {
 	cat > job <<'SH'
@@ -107,4 +112,41 @@ startpane() {
 	startpane 80 -u -j4 ./job
 	waitfile status 30
 	[ "$(tm capture-pane -p -S - -E - | grep -c '^wspx')" -eq 0 ]
+}
+
+@test "the summary of a run of one job says 1 job" {
+	needtmux
+	TERM=xterm tm new-session -d -x 80 -y 12 \
+	    "echo x | '$WSPX' true; echo \$? > status; sleep 600"
+	waitfile status 30
+	[ "$(cat status)" = 0 ]
+	tm capture-pane -p -S - -E - > all
+	grep -q '^wspx: 1 job, 0 failed, 0 skipped in ' all
+}
+
+@test "input read from the terminal: a warning once, and no status line over what is typed" {
+	needtmux
+	TERM=xterm tm new-session -d -x 100 -y 12 \
+	    "'$WSPX' echo got; echo \$? > status; sleep 600"
+	waituntil panehas 'CTRL-D'
+	tm send-keys 'a' Enter
+	# (its job runs as the line comes)
+	waituntil panehas '^got a$'
+	tm send-keys C-d
+	waitfile status 30
+	[ "$(cat status)" = 0 ]
+	tm capture-pane -p -S - -E - > all
+	[ "$(grep -c '^wspx: reading the input from the terminal (CTRL-D ends it)' all)" -eq 1 ]
+	grep -q '^got a$' all
+	# no status line, nor its summary
+	[ "$(grep -c -E '^wspx( [0-9]|: 1 job)' all)" -eq 0 ]
+	# from a pipe, no warning
+	tm kill-server
+	rm status
+	TERM=xterm tm new-session -d -x 100 -y 12 \
+	    "echo a | '$WSPX' echo got; echo \$? > status; sleep 600"
+	waitfile status 30
+	tm capture-pane -p -S - -E - > all
+	grep -q '^got a$' all
+	[ "$(grep -c 'from the terminal' all)" -eq 0 ]
 }
