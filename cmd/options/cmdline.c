@@ -166,6 +166,12 @@ manyperjob(struct config *c)
 {
 	bool multi = c->multi == MULTI_M || c->multi == MULTI_XARGS;
 
+	/* -n 0 is -N 0, unless -N is given, as in GNU parallel: a job per
+	 * record, with no argument */
+	if (c->maxargsset && c->maxargs == 0 && !c->maxreplset) {
+		c->maxreplset = true;
+		c->maxrepl = 0;
+	}
 	c->context = !c->pipe && (c->multi == MULTI_X || c->maxreplset ||
 	    (c->maxlines > 0 && !multi));
 	if (c->pipe)

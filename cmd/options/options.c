@@ -427,7 +427,7 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_COLSEP:		setcolsep(c, as, v); break;
 	case O_TRIM:		settrim(c, as, v); break;
 	case O_MAXARGS:
-		c->maxargs = (size_t)parsecount(as, v, INT_MAX);
+		c->maxargs = (size_t)parsecount0(as, v, INT_MAX);
 		c->maxargsset = true;
 		break;
 	case O_MAXREPL:

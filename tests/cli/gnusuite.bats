@@ -24,6 +24,16 @@ replace curlies" ]
 	same -k -q echo a {} b ::: ''
 }
 
+@test "-n 0 is -N 0 unless -N is given: a job per record, with no argument" {
+	seq 3 > in
+	IN=in same -k -n 0 echo x
+	[ "$(cat wspx.out)" = "$(printf 'x\nx\nx')" ]
+	IN=in same -k -n 0 echo {} x
+	IN=in same -k -n 0 -N 2 echo x
+	[ "$(cat wspx.out)" = "$(printf 'x 1 2\nx 3')" ]
+	IN=in same -k -N 1 -n 0 echo x
+}
+
 # A joblog's rows with the times (Starttime, JobRuntime) blanked.
 untimed='awk -F "\t" -v OFS="\t" "NF == 9 && \$1 != \"Seq\" { \$3 = \$4 = \"T\" } 1"'
 

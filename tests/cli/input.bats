@@ -122,8 +122,9 @@ load helper
 	[ "$output" = "$(printf '1 2 3\n4 5 6\n7')" ]
 	run sh -c 'seq 4 | "$WSPX" -k -n 2 echo {2}-{1}'
 	[ "$output" = "$(printf '2-1\n4-3')" ]
-	run "$WSPX" -n 0 echo ::: x
+	run "$WSPX" -n -1 echo ::: x
 	[ "$status" -eq 255 ]
+	[[ "$output" == *"-n: '-1' is not a"* ]]
 }
 
 @test "input is read lazily: jobs start before the input ends" {
