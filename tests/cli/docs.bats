@@ -316,12 +316,51 @@ compare() {
 	[[ "$output" != *--keep-order* ]]
 }
 
-@test "the README's example: every line of examples/commands.txt runs without an error, from the top of the tree" {
+@test "the README's example: every line of examples/commands.txt runs without an error, from the top of the tree and from anywhere" {
+	for dir in "$DOCS" "$BATS_TEST_TMPDIR"; do
+		cd "$dir"
+		run --separate-stderr "$WSPX" -k < "$DOCS/examples/commands.txt"
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		[[ "$output" == *"job 4 ran in slot"* ]]
+		[ "$(printf '%s\n' "$output" | wc -l)" -eq 6 ]
+	done
+}
+
+# The README's lines for a new user (the block after "Then, to use it"),
+# without their comments.
+firststeps() {
+	awk '/^Then, to use it/ { on = 1; next }
+	    on && n && !/^    / { exit }
+	    on && /^    / { sub(/^    /, ""); sub(/ +#.*/, ""); print; n++ }' \
+	    "$DOCS/README.md"
+}
+
+@test "the README's first steps run as written: install with PREFIX, a stdin run, a job file" {
+	run firststeps
+	local step=("${lines[@]}")
+	[ "${#step[@]}" -eq 3 ]
+	[[ "${step[0]}" == "make install PREFIX="* ]]
+	export HOME=$BATS_TEST_TMPDIR/home
+	mkdir "$HOME"
+	# (from the top of the tree, as the README's commands are)
 	cd "$DOCS"
-	run --separate-stderr "$WSPX" -k < examples/commands.txt
+	# (the installed wspx, found where PREFIX put it)
+	PATH=$HOME/.local/bin:$PATH
+	bash -c "${step[0]}" > /dev/null
+	[ -x "$HOME/.local/bin/wspx" ]
+	[ -f "$HOME/.local/share/man/man1/wspx.1" ]
+	[ "$(command -v wspx)" = "$HOME/.local/bin/wspx" ]
+	run bash -c "${step[1]}"
 	[ "$status" -eq 0 ]
-	[ -z "$stderr" ]
-	[[ "$output" == *"job 5 ran in slot"* ]]
-	# (the paths of the tree, as the lines name them, all exist)
-	[[ "$output" != *"No such file"* ]]
+	[ "$output" = "$(printf 'line 1\nline 2\nline 3')" ]
+	run bash -c "${step[2]}"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"calc built and tested"* ]]
+	# wspx run alone reads wspx.yml where it runs
+	cd "$BATS_TEST_TMPDIR"
+	printf 'jobs:\n  hello:\n    run: echo hello from wspx.yml\n' > wspx.yml
+	run wspx run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"hello from wspx.yml"* ]]
 }
