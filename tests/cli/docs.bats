@@ -364,3 +364,13 @@ firststeps() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"hello from wspx.yml"* ]]
 }
+
+@test "the manual pages speak to users: no issue numbers, no benchmark files of the source" {
+	run grep -n -E '[Ii]ssue [0-9]|tests/bench' "$DOCS"/man/*.[0-9]
+	[ "$status" -eq 1 ]
+	# what REMOTE JOBS AT SCALE plans with: a job's cost, a rate, limits
+	sed -n '/^\.Sh REMOTE JOBS AT SCALE/,/^\.Sh [A-Z]/p' "$MAN" > scale
+	grep -q 'The cost of a job here' scale
+	grep -q 'Jobs per second' scale
+	grep -q 'Where it stops' scale
+}
