@@ -40,7 +40,8 @@ BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 	lib/base/sha256ni.h \
 	lib/base/shellname.h lib/base/size.h lib/base/strtab.h \
 	lib/base/json.h lib/base/yamldoc.h
-OSHDR = lib/os/direntry.h lib/os/fsclock.h lib/os/fswatch.h lib/os/heap.h \
+OSHDR = lib/os/cpus.h lib/os/direntry.h lib/os/fsclock.h \
+	lib/os/fswatch.h lib/os/heap.h \
 	lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
 	lib/os/tmp.h \
 	lib/os/zerocopy.h
@@ -59,7 +60,8 @@ JOBFILEHDR = lib/jobfile/glob.h lib/jobfile/jobfile.h \
 LIBHDR = lib/wspx.h $(BASEHDR) $(OSHDR) $(RUNTIMEHDR) $(EXECHDR) \
 	$(BUILTINSHDR) $(JOBFILEHDR)
 WSPXOBJ = lib/base/error.o \
-	lib/os/direntry.o lib/os/fsclock.o lib/os/fswatch.o lib/os/heap.o \
+	lib/os/cpus.o lib/os/direntry.o lib/os/fsclock.o lib/os/fswatch.o \
+	lib/os/heap.o \
 	lib/os/proc.o lib/os/sysload.o lib/os/thread.o \
 	lib/os/tmp.o \
 	lib/os/zerocopy.o \

@@ -175,7 +175,10 @@ _wspx()
 	    --transfer-file --transferfile --transfer-files --transferfiles
 	    --tf --transfer --return --cleanup --trc --slurm --slurm-cpus
 	    --slurm-partition --slurm-args --will-cite --willcite --nn
-	    --nonotice --no-notice -V --version -h --help'
+	    --nonotice --no-notice --number-of-cores --numberofcores
+	    --number-of-cpus --numberofcpus --number-of-threads
+	    --numberofthreads --number-of-sockets --numberofsockets
+	    -V --version -h --help'
 	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
 	    --col-sep --trim -n --max-args --maxargs -N --max-replace-args
 	    --maxreplaceargs -s --max-chars --maxchars -L -E --arg-sep

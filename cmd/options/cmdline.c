@@ -188,12 +188,12 @@ void
 config_defaults(struct config *c)
 {
 	const char *e;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cpus = cpucount('t');
 
 	memset(c, 0, sizeof(*c));
 	c->delim = '\n';
 	c->maxargs = 1;
-	c->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	c->jobs = cpus;
 	c->mode = WSPX_OUT_GROUP;
 	c->termtimeout = 2;
 	c->interval = 5;

@@ -38,7 +38,7 @@ enum optid {
 	O_ENV, O_SSHLOGIN, O_SLF, O_SSH, O_WORKDIR, O_TRANSFERFILE,
 	O_TRANSFER, O_RETURN, O_CLEANUP, O_TRC, O_CONTROLMASTER, O_SLURM,
 	O_SLURMCPUS, O_SLURMPARTITION, O_SLURMARGS,
-	O_VERSION, O_HELP
+	O_CPUS, O_CORES, O_THREADS, O_SOCKETS, O_VERSION, O_HELP
 };
 
 /* An entry with no help is another spelling (GNU parallel's) of the
@@ -282,6 +282,17 @@ static const struct option {
 	{ 0, "nn", NULL, O_WILLCITE, NULL },
 	{ 0, "nonotice", NULL, O_WILLCITE, NULL },
 	{ 0, "no-notice", NULL, O_WILLCITE, NULL },
+	{ 0, "number-of-cores", NULL, O_CORES, "print the CPU cores wspx may "
+	    "use and exit" },
+	{ 0, "numberofcores", NULL, O_CORES, NULL },
+	{ 0, "number-of-cpus", NULL, O_CPUS, NULL },
+	{ 0, "numberofcpus", NULL, O_CPUS, NULL },
+	{ 0, "number-of-threads", NULL, O_THREADS, "print the hardware "
+	    "threads wspx may use and exit" },
+	{ 0, "numberofthreads", NULL, O_THREADS, NULL },
+	{ 0, "number-of-sockets", NULL, O_SOCKETS, "print the CPU sockets "
+	    "wspx may use and exit" },
+	{ 0, "numberofsockets", NULL, O_SOCKETS, NULL },
 	{ 'V', "version", NULL, O_VERSION, "print the version and exit" },
 	{ 'h', "help", NULL, O_HELP, "print this help and exit" },
 };
@@ -557,6 +568,10 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_FORCE:		c->force = true; break;
 	case O_EXPLAIN:		c->explain = true; break;
 	case O_ETA:		c->progress = true, c->nostatus = false; break;
+	case O_CPUS: case O_CORES: case O_THREADS: case O_SOCKETS:
+		printf("%u\n", cpucount(o->id == O_THREADS ? 't' :
+		    o->id == O_SOCKETS ? 's' : 'c'));
+		printed();
 	case O_VERSION:
 		printf("wspx %s\n", WSPX_VERSION);
 		printed();

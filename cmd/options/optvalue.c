@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/duration.h"
+#include "os/cpus.h"
 #include "base/size.h"
 #include "input/perlre.h"
 #include "input/template.h"
@@ -63,13 +64,21 @@ setblock(struct config *c, const char *opt, const char *v)
 }
 
 unsigned
+cpucount(char what)
+{
+	struct wspx__cpus c;
+
+	wspx__cpus_count(&c);
+	return what == 't' ? c.threads : what == 's' ? c.sockets : c.cores;
+}
+
+unsigned
 parsejobs(const char *opt, const char *s)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *why;
 	unsigned n;
 
-	if ((why = slots_parse(s, cpus > 0 ? (unsigned)cpus : 1, &n)) != NULL)
+	if ((why = slots_parse(s, wspx__cpus_threads(), &n)) != NULL)
 		badvalue(opt, s, why);
 	return n;
 }
@@ -319,7 +328,7 @@ setmemfree(struct config *c, const char *opt, const char *v)
 void
 setload(struct config *c, const char *opt, const char *v)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = (long)wspx__cpus_threads();
 	const char *num = *v == '+' || *v == '-' ? v + 1 : v;
 	char *end;
 	double n;

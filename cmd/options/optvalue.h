@@ -27,6 +27,10 @@ void setblock(struct config *c, const char *opt, const char *v);
 /* -j: N, N%, +N, -N, 0 (one job per CPU); at least 1, at most MAXJOBS. */
 unsigned parsejobs(const char *opt, const char *s);
 
+/* The CPUs wspx may run on (its affinity mask): 't' its hardware
+ * threads, 'c' their cores, 's' their sockets; at least 1. */
+unsigned cpucount(char what);
+
 /* -d: one character, or \n \t \0 \r \\. */
 char parsedelim(const char *opt, const char *s);
 

@@ -31,11 +31,11 @@ static const struct refused {
 	    "filter-hosts|filterhosts|filter-host|hgrp|hostgrp|hostgroup|"
 	    "hostgroups", "wspx's remote jobs have -S, --ssh, --workdir, --env, "
 	    "--transfer-file, --return and --cleanup only" },
-	{ "number-of-sockets|numberofsockets|use-sockets-instead-of-threads|"
+	{ "use-sockets-instead-of-threads|"
 	    "usesocketsinsteadofthreads|use-cores-instead-of-threads|"
 	    "usecoresinsteadofthreads|use-cpus-instead-of-cores|"
-	    "usecpusinsteadofcores", "-j counts the CPUs the system lists "
-	    "(nproc)" },
+	    "usecpusinsteadofcores", "-j counts the hardware threads wspx "
+	    "may run on (nproc)" },
 	{ "tmux|tmux-pane|tmuxpane|open-tty|tty|interactive|ctrl-c|ctrlc|"
 	    "no-ctrl-c|no-ctrlc|noctrlc", "jobs never get a terminal of their "
 	    "own from wspx" },
@@ -58,8 +58,7 @@ static const struct refused {
 	    "session|plain|template|tmpl|filter|limit|memsuspend|noswap|nice|"
 	    "shuf|term-seq|termseq|process-slot-var|"
 	    "processslotvar|max-line-length-allowed|maxlinelengthallowed|"
-	    "number-of-cpus|numberofcpus|number-of-cores|numberofcores|"
-	    "number-of-threads|numberofthreads|linkinputsource|"
+	    "linkinputsource|"
 	    "xapplyinputsource|shell-quote|shellquote|shell_quote",
 	    "wspx does not have it (see wspx(1), DIFFERENCES FROM GNU "
 	    "PARALLEL)" },

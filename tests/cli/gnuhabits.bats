@@ -97,3 +97,24 @@ Y
 	env -u PARALLEL_PID "$WSPX" run --quiet > out
 	[ "$(cat out)" = "pid=" ]
 }
+
+@test "--number-of-cpus, -cores, -threads and -sockets count the CPUs wspx may run on, as GNU parallel does" {
+	local o
+	for o in --number-of-cpus --number-of-cores --number-of-threads \
+	    --number-of-sockets; do
+		same $o
+		[ "$(cat wspx.out)" -ge 1 ]
+	done
+	[ "$(cat wspx.out)" -le "$("$WSPX" --number-of-cores)" ]
+	[ "$("$WSPX" --number-of-cores)" -le "$("$WSPX" --number-of-threads)" ]
+	[ "$("$WSPX" --number-of-threads)" -eq "$(nproc)" ]
+	# on one CPU of the affinity mask (taskset), as nproc counts
+	command -v taskset > /dev/null || skip "taskset is not installed"
+	for o in --number-of-cores --number-of-threads --number-of-sockets; do
+		[ "$(taskset -c 0 "$WSPX" $o)" -eq 1 ]
+		[ "$(taskset -c 0 parallel $o)" -eq 1 ]
+	done
+	# and -j's default is that one CPU: every job in slot 1
+	seq 4 | taskset -c 0 "$WSPX" echo {%} > slots
+	[ "$(sort -u slots)" = 1 ]
+}

@@ -33,7 +33,8 @@ refused() {
 	    --rsync-opts --onall --nonall --bg --fg --wait --csv --color \
 	    --colour-failed --ctag --latest-line --tee --shard --group-by \
 	    --rpl --parens --shebang --embed --profile --shuf --nice \
-	    --interactive --tty --open-tty --number-of-cpus --shell-quote \
+	    --interactive --tty --open-tty --use-cores-instead-of-threads \
+	    --shell-quote \
 	    --plain --gnu --tollef --debug --filter-hosts --hostgroups; do
 		refused "$o" "$o"
 	done
