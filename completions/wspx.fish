@@ -167,7 +167,7 @@ complete -c wspx -n __wspx_before_command -s I -x -d "Use STR instead of {} for 
 complete -c wspx -n __wspx_before_command -s i -l replace -d "The same as -I STR, STR in the same word (xargs -i)"
 complete -c wspx -n __wspx_before_command -l shell -r -F -d "Run commands that need a shell with PATH"
 complete -c wspx -n __wspx_before_command -s q -l quote -d "Run COMMAND's words as they are, no shell"
-complete -c wspx -n __wspx_before_command -s j -l jobs -x -d "Run N jobs at once: N, N%, +N, -N (0: one per CPU)"
+complete -c wspx -n __wspx_before_command -s j -l jobs -x -d "Run N jobs at once: N, N%, +N, -N (0: as many as possible)"
 complete -c wspx -n __wspx_before_command -s P -l max-procs -x -d "The same as -j (xargs -P)"
 complete -c wspx -n __wspx_before_command -l maxprocs -x -d "The same as -j (xargs -P)"
 complete -c wspx -n __wspx_before_command -s g -l group -d "Print each job's output whole when it ends (default)"

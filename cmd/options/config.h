@@ -34,6 +34,7 @@ struct config {
 	const char *shell;	/* --shell, or NULL (see input/shell.h) */
 	const char *tmpdir;	/* --tmpdir, $TMPDIR, /tmp */
 	unsigned jobs;		/* -j */
+	bool jobsall;		/* -j 0: as many as the limits allow */
 	enum wspx_outmode mode;
 	bool keep;		/* -k */
 	bool tag;		/* --tag */

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "optvalue.h"
 #include "refused.h"
+#include "util/slots.h"
 #include "util/util.h"
 #include "wspx.h"
 
@@ -112,7 +113,7 @@ static const struct option {
 	{ 'q', "quote", NULL, O_QUOTE, "run COMMAND's words as they are, one "
 	    "argument each, no shell" },
 	{ 'j', "jobs", "N", O_JOBS, "run N jobs at once: N, N%, +N, -N of "
-	    "the CPUs (0: one per CPU)" },
+	    "the CPUs (0: as many as possible)" },
 	{ 'P', "max-procs", "N", O_JOBS, "the same as -j (xargs -P)" },
 	{ 0, "maxprocs", "N", O_JOBS, NULL },
 	{ 'g', "group", NULL, O_GROUP, "print each job's output whole when it "
@@ -519,6 +520,9 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_QUOTE:		c->quote = true; break;
 	case O_JOBS:
 		c->jobs = parsejobs(as, v);
+		/* (0: as many as possible, bounded in run.c's fitjobs()) */
+		if ((c->jobsall = c->jobs == 0))
+			c->jobs = MAXJOBS;
 		c->remote.jobsspec = v;
 		break;
 	case O_NORUNEMPTY:	c->skipblank = true; break;

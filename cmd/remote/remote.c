@@ -137,6 +137,10 @@ setslots(struct remote *rm, unsigned localjobs)
 		if (h->slots == 0 && ask[i] && cpus[i] > 0 && j != NULL &&
 		    slots_parse(j, cpus[i], &rm->hosts[i].slots) != NULL)
 			abort();
+		/* (-j 0 on a host: one job per CPU, as many as its sshd
+		 * serves sessions at a reasonable pace) */
+		if (rm->hosts[i].slots == 0)
+			rm->hosts[i].slots = cpus[i] == 0 ? 1 : cpus[i];
 	}
 	free(ask);
 	free(cpus);

@@ -375,10 +375,25 @@ fitfiles(struct config *c)
 	need -= per * c->jobs;
 	fit = rl.rlim_cur > need + per ? (unsigned)((rl.rlim_cur - need) /
 	    per) : 1;
-	warn("-j %u: only enough open files (ulimit -n %llu) for %u jobs at "
-	    "once: running %u", c->jobs, (unsigned long long)rl.rlim_cur,
-	    fit, fit);
+	if (!c->jobsall)	/* (-j 0 asked for what the limits allow) */
+		warn("-j %u: only enough open files (ulimit -n %llu) for %u "
+		    "jobs at once: running %u", c->jobs,
+		    (unsigned long long)rl.rlim_cur, fit, fit);
 	c->jobs = fit;
+}
+
+/* -j 0, as many jobs at once as possible: as many as the limit on the
+ * user's processes leaves room for, each job being a process and a
+ * thread of wspx's, and then as many as have open files (fitfiles()). */
+static void
+fitprocs(struct config *c)
+{
+	struct rlimit rl;
+
+	if (!c->jobsall || getrlimit(RLIMIT_NPROC, &rl) != 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur / 2 >= c->jobs)
+		return;
+	c->jobs = rl.rlim_cur >= 4 ? (unsigned)(rl.rlim_cur / 2) : 1;
 }
 
 /* The input's records into jobs; --show-limits; and with {##} every job
@@ -446,6 +461,7 @@ setup(struct run *r, struct config *c)
 	c->jobs = placing_open(&r->placing, &plo);
 	if (c->maxchars == 0)
 		c->maxchars = placing_maxchars(&r->placing);
+	fitprocs(c);
 	fitfiles(c);
 	r->running = r->rep.running = running_new(c->jobs);
 	r->rep.stats = &r->stats;

@@ -31,8 +31,10 @@ slots_parse(const char *spec, unsigned ncpus, unsigned *slots)
 		n = cpus + n;
 	else if (*spec == '-')
 		n = cpus - n;
-	else if (n == 0)
-		n = cpus;
+	else if (n == 0) {
+		*slots = 0;	/* as many as possible: the caller's bound */
+		return NULL;
+	}
 	*slots = n < 1 ? 1 : n > MAXJOBS ? MAXJOBS : (unsigned)n;
 	return NULL;
 }

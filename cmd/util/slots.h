@@ -10,7 +10,8 @@
 #define MAXJOBS		65535
 
 /* The job slots that spec gives against ncpus CPUs: N, N% of them, +N or
- * -N more or fewer, or 0 (one per CPU); at least 1, at most MAXJOBS.
+ * -N more or fewer, at least 1, at most MAXJOBS; or 0 for 0, as many as
+ * possible, which the caller bounds.
  * Returns NULL and sets *slots, or what is wrong with spec (a static
  * string, to follow the value in a message). */
 const char *slots_parse(const char *spec, unsigned ncpus, unsigned *slots);
