@@ -215,9 +215,13 @@ placeslots(struct runlog *rl)
 		qsort(rl->spans, rl->nspans, sizeof(*rl->spans), bystart);
 	for (i = 0; i < rl->nspans; i++) {
 		h = rl->spans[i].host;
-		/* (a millisecond's slack: the joblog rounds its times) */
+		/* (slack: the joblog rounds a start and a runtime to the
+		 * millisecond, so a slot handed on can seem to end up to
+		 * 1.5 ms after the next start; printed times differ by whole
+		 * milliseconds, and 1 ms computed in floating point may come
+		 * out a hair over, as 1.5 ms never does) */
 		for (k = 0; k < nslots[h] && free_at[h][k] >
-		    rl->spans[i].start + 1e-3; k++)
+		    rl->spans[i].start + 1.5e-3; k++)
 			;
 		if (k == nslots[h])
 			free_at[h] = xrealloc(free_at[h], ++nslots[h] *

@@ -99,8 +99,8 @@ load helper
 	[[ "$output" == "wspx: --jobs: 'abc' "* ]]
 	run "$WSPX" -j abc echo ::: a
 	[[ "$output" == "wspx: -j: 'abc' "* ]]
-	run "$WSPX" --max-args=0 echo ::: a
-	[[ "$output" == "wspx: --max-args: '0' "* ]]
+	run "$WSPX" --max-args=-1 echo ::: a
+	[[ "$output" == "wspx: --max-args: '-1' "* ]]
 	run "$WSPX" --delimiter ab echo ::: a
 	[[ "$output" == "wspx: --delimiter: 'ab' "* ]]
 	run "$WSPX" --colsep '(' echo ::: a

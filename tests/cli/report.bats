@@ -107,6 +107,23 @@ Y
 	done
 }
 
+@test "report: a joblog's slot handed on within its rounding (1 ms) is one slot, whatever the floating point makes of it" {
+	local a b
+	# jobs 3 and 4 start 1 ms before 1 and 2 end, as the joblog's
+	# rounded times can show a slot handed on at once
+	for a in 0.101 0.201 0.301 0.501 0.701; do
+		printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' > log
+		printf '%s\t:\t1700000000.000\t%10s\t0\t0\t0\t0\tsleep\n' 1 $a 2 $a >> log
+		b=${a#0}
+		b=1700000000${b%1}0	# (a - 0.001 after the start)
+		printf '%s\t:\t%s\t     0.300\t0\t0\t0\t0\tsleep\n' \
+		    3 "$b" 4 "$b" >> log
+		run "$WSPX" report log
+		[ "$status" -eq 0 ]
+		grep -q '^parallelism .*, 2 at most, of 2 slots$' <<< "$output"
+	done
+}
+
 @test "report: a joblog, with its slots given back and no critical path" {
 	run "$WSPX" -j 2 --joblog log 'sleep 0.3; echo' ::: 1 2 3 4
 	[ "$status" -eq 0 ]
