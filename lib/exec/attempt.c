@@ -4,7 +4,9 @@
  * gates, gets its command from the caller, spawns it in its own process group,
  * pumps its output and reaps it; a failed attempt with retries left runs again
  * after a pause, in which it holds no slot.  A dry run's job only shows its
- * command, on the worker.
+ * command, on the worker.  With --delay, first attempts take their turns
+ * in input order: a job waits for its ticket to be served (waitorder())
+ * before it takes a slot, and uses or gives it up in taketurn().
  *
  * Stopping.  wspx__exec_stop() records the signal; a job not yet started is
  * skipped.  Each slot has a mutex guarding the pid of the job it runs and
@@ -19,6 +21,7 @@
  * and the group id cannot be reused, so a signal never reaches an
  * unrelated process.
  */
+#include <assert.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -241,25 +244,86 @@ wspx__exec_sleepuntil(struct wspx__exec *x, int64_t t)
 	return !wspx__exec_stopping(x);
 }
 
-/* --delay: wait until the job may start, delay_ns after the one before
- * it started.  The next turn is set from the time this one is taken, not
- * from the time it was due: a thread that wakes late (a loaded machine)
- * must not bring the next start closer.  Another job may take the turn
- * while this one sleeps (the lock is let go), hence the loop.  Returns
- * whether the run goes on. */
+/* Whether the job may not start: the run is stopping, and it is not a
+ * job that starts even after a halt soon. */
 static bool
-waitturn(struct wspx__exec *x)
+refuses(struct wspx__exec *x, const struct wspx__execjob *job)
 {
-	int64_t now;
-	bool on = true;
+	/* relaxed: a hint, as for a stop (exec_int.h) */
+	return job->always ? atomic_load_explicit(&x->killing,
+	    memory_order_relaxed) : wspx__exec_stopping(x);
+}
+
+/* With a ticket (--delay, a first attempt): wait until it is served, the
+ * jobs handed over before this one having taken their turns or given
+ * them up, before the job takes a slot.  Not cut short by a stop: a
+ * ticket is passed on only in turn, and the jobs before it pass theirs
+ * on once they get there (refused, their runner gives them up).  They
+ * get there: the blocking pool's queue is FIFO, so each has a runner by
+ * the time this one has, and no job waits for the order while it holds
+ * a slot, so the one served finds a slot once a running job ends. */
+static void
+waitorder(struct wspx__exec *x, const struct wspx__execjob *job)
+{
+	if (job->ticket == 0)
+		return;
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	while (x->serving != job->ticket)
+		WSPX_MUST(pthread_cond_wait(&x->turn, &x->lock));
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+}
+
+/* The job's ticket, served, is used or given up: the next one's job
+ * goes on.  x's lock held. */
+static void
+serve(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	assert(x->serving == job->ticket);
+	x->serving++;
+	job->ticket = 0;
+	WSPX_MUST(pthread_cond_broadcast(&x->turn));
+}
+
+/* A job that will not take its turn gives up its ticket, if it still
+ * has one, once it is served (it may not be yet, if the job never got to
+ * waitorder(): its task was cancelled). */
+static void
+passturn(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	if (job->ticket == 0)
+		return;
+	waitorder(x, job);
+	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	serve(x, job);
+	WSPX_MUST(pthread_mutex_unlock(&x->lock));
+}
+
+/* --delay: wait until the job may start, delay_ns after the one before
+ * it started.  A first attempt comes here with its ticket served (see
+ * waitorder()), so the first attempts take their turns in input order;
+ * an attempt run again has none, and takes the turn when its pause is
+ * over.  The next turn is set from the time this one is taken, not
+ * from the time it was due: a thread that wakes late (a loaded machine)
+ * must not bring the next start closer.  An attempt run again may take
+ * the turn while this one sleeps (the lock is let go), hence the loop.
+ * Whether the job starts or not, its ticket is used up here.  Returns
+ * whether it may start. */
+static bool
+taketurn(struct wspx__exec *x, struct wspx__execjob *job)
+{
+	int64_t now = 0;
+	bool on;
 
 	if (x->o.delay_ns == 0)
-		return true;
+		return !refuses(x, job);
 	WSPX_MUST(pthread_mutex_lock(&x->lock));
+	on = !refuses(x, job);
 	while (on && (now = wspx__clock_now()) < x->nextstart)
 		on = wspx__exec_sleepuntil(x, x->nextstart);
 	if (on)
 		x->nextstart = now + x->o.delay_ns;
+	if (job->ticket != 0)
+		serve(x, job);
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	return on;
 }
@@ -278,16 +342,6 @@ retrypause(struct wspx__exec *x, unsigned n)
 	on = wspx__exec_sleepuntil(x, wspx__clock_now() + (d < day ? d : day));
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 	return on;
-}
-
-/* Whether the job may not start: the run is stopping, and it is not a
- * job that starts even after a halt soon. */
-static bool
-refuses(struct wspx__exec *x, const struct wspx__execjob *job)
-{
-	/* relaxed: a hint, as for a stop (exec_int.h) */
-	return job->always ? atomic_load_explicit(&x->killing,
-	    memory_order_relaxed) : wspx__exec_stopping(x);
 }
 
 /* Whether an attempt of the job may be followed by another, whose output
@@ -311,7 +365,7 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 
 	/* none open until wspx__results_start() (the caller zeroed them) */
 	job->files.dir = job->files.out = job->files.err = -1;
-	if (refuses(x, job) || !waitturn(x) || !wspx__exec_gate(x, job))
+	if (!taketurn(x, job) || !wspx__exec_gate(x, job))
 		r->error = -ECANCELED;
 	else
 		r->error = x->o.ops->prepare(x->o.ctx, job, r->slot, &cmd);
@@ -392,6 +446,7 @@ wspx__exec_runtask(struct wspx_task *task, int status)
 	job->result.error = status;
 	for (attempt = 1; status == 0; attempt++) {
 		job->result.attempt = attempt;
+		waitorder(x, job);
 		job->result.slot = takeslot(x);
 		runjob(x, job);
 		giveslot(x, job->result.slot);
@@ -406,6 +461,7 @@ wspx__exec_runtask(struct wspx_task *task, int status)
 			wspx__output_discard(x->o.output, job->oj);
 		memset(&job->result, 0, sizeof(job->result));
 	}
+	passturn(x, job);	/* (a task cancelled before it ran) */
 	wspx__exec_closeoutput(x, job);
 	wspx__exec_complete(job);
 }

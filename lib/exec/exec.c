@@ -9,6 +9,8 @@
  *     at the head of the queue are handed, in input order, to the blocking
  *     pool, whose queue is FIFO, so jobs start in input order (-j1 runs
  *     them one after another) whatever order the workers run them in;
+ *     with a delay, each also takes a ticket there, and the first
+ *     attempts take their turns in ticket order (submitbatch());
  *   blocking thread, its attempts (attempt.c): takes a free slot, gets
  *     the command from the caller, spawns it in its own process group,
  *     pumps its stdout and stderr into the output module, waits for it
@@ -127,7 +129,9 @@ initsync(struct wspx__exec *x)
 	WSPX_MUST(pthread_cond_init(&x->room, NULL));
 	WSPX_MUST(pthread_cond_init(&x->idle, NULL));
 	WSPX_MUST(pthread_cond_init(&x->slotfree, NULL));
+	WSPX_MUST(pthread_cond_init(&x->turn, NULL));
 	wspx__thread_cond_monotonic(&x->wake);
+	x->nextticket = x->serving = 1;
 	atomic_init(&x->stopsig, 0);
 	atomic_init(&x->killstopped, false);
 	atomic_init(&x->nspared, 0);
@@ -169,6 +173,7 @@ wspx__exec_free(struct wspx__exec *x)
 	wspx__watchdog_free(x->watchdog);
 	free(x->median);
 	WSPX_MUST(pthread_cond_destroy(&x->wake));
+	WSPX_MUST(pthread_cond_destroy(&x->turn));
 	WSPX_MUST(pthread_cond_destroy(&x->slotfree));
 	WSPX_MUST(pthread_cond_destroy(&x->idle));
 	WSPX_MUST(pthread_cond_destroy(&x->room));
@@ -255,6 +260,33 @@ wspx__exec_complete(struct wspx__execjob *job)
 	WSPX_MUST(pthread_mutex_unlock(&x->lock));
 }
 
+/* Queue the n jobs from job on, linked through next, whose tasks are
+ * tasks[0..n), in the blocking pool.  With a delay each takes a ticket
+ * first, the next in line, for its first attempt's turn (see taketurn()
+ * in attempt.c): the blocking pool runs them in turn, but their runners
+ * race for slots and turns, so input order would be lost there.  The
+ * tickets are set before the jobs are queued (a runner may take its job
+ * at once) and taken back if they could not be, so that no job waits for
+ * one that never comes.  x's lock held.  Returns 0 or -errno. */
+static int
+submitbatch(struct wspx__exec *x, struct wspx__execjob *job,
+    struct wspx_task **tasks, size_t n)
+{
+	uint64_t first = x->nextticket;
+	struct wspx__execjob *j;
+	size_t i;
+	int rc;
+
+	for (i = 0, j = job; i < n && x->o.delay_ns > 0; i++, j = j->next)
+		j->ticket = x->nextticket++;
+	if ((rc = wspx_blocking_submit_n(x->o.blocking, tasks, n)) != 0) {
+		for (i = 0, j = job; i < n; i++, j = j->next)
+			j->ticket = 0;
+		x->nextticket = first;
+	}
+	return rc;
+}
+
 /* Hand the jobs from job on, linked through next, to the blocking pool in
  * batches; x's lock held, so that they queue there in input order.
  * After a stop, only the jobs that start even then go (see runjob()).
@@ -281,7 +313,7 @@ handover(struct wspx__exec *x, struct wspx__execjob *job)
 		    (!job->always || wspx__exec_killing(x)))
 			rc = -ECANCELED;
 		else if (rc == 0)
-			rc = wspx_blocking_submit_n(x->o.blocking, tasks, n);
+			rc = submitbatch(x, job, tasks, n);
 		if (rc == 0)
 			continue;
 		for (i = 0, j = job; i < n; i++, j = j->next) {
@@ -410,6 +442,7 @@ wspx__exec_submit(struct wspx__exec *x, struct wspx__execjob **jobs,
 		jobs[i]->opened = false;
 		jobs[i]->oj = NULL;
 		jobs[i]->ready = false;
+		jobs[i]->ticket = 0;
 		jobs[i]->wsjob.run = route;
 		jobs[i]->next = i + 1 < n ? jobs[i + 1] : NULL;
 		memset(&jobs[i]->result, 0, sizeof(jobs[i]->result));

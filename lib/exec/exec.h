@@ -107,6 +107,12 @@ struct wspx__execjob {
 	int token;			/* the jobserver token it holds, */
 	bool hastoken;			/* if it holds one */
 	bool ready;			/* its wsjob ran; executor's lock */
+	uint64_t ticket;		/* with a delay, its first attempt's
+					 * turn among the others' (input
+					 * order), or 0: none, or used or
+					 * given up; set as it is handed to
+					 * the blocking pool, then its
+					 * runner's */
 	struct wspx__execjob *next;	/* in the executor's queue */
 };
 

@@ -68,6 +68,11 @@ struct wspx__exec {
 	_Atomic(uint64_t) total; /* all jobs of the run, 0 while unknown */
 	pthread_cond_t wake;	/* a stop, for pauses (monotonic clock) */
 	int64_t nextstart;	/* --delay: no job starts before; lock */
+	uint64_t nextticket;	/* --delay: the ticket of the next job
+				 * handed over (1, 2, ...); lock */
+	uint64_t serving;	/* the ticket whose job takes the next
+				 * turn of the first attempts; lock */
+	pthread_cond_t turn;	/* serving moved on */
 	struct wspx__halt_counts counts; /* jobs ended; lock */
 	bool halted;		/* the halt policy was met; lock */
 	int haltstatus;		/* then the run's exit status; lock */

@@ -185,6 +185,55 @@ halts() {
 	    $1 - prev < 0.195 { exit 1 } { prev = $1 }'
 }
 
+@test "--delay with --halt now: the jobs waiting for their turn give it up, and the run ends" {
+	# (with a delay of 30s, the run ends at once or hangs: the jobs in
+	# line for their turns, tickets held, must not wait for each other)
+	run timeout 20 "$WSPX" -j4 --delay 30 --halt now,fail=1 --joblog log \
+	    'exit {}' ::: 3 0 0 0 0 0
+	[ "$status" -eq 3 ]
+	[ "$(tail -n +2 log | cut -f1)" = 1 ]
+	run timeout 20 "$WSPX" -j4 --delay 30 --halt soon,fail=1 'exit {}' \
+	    ::: 3 0 0 0
+	[ "$status" -eq 3 ]
+	cat > wspx.yml <<'EOF'
+jobs:
+  a:
+    run: exit 3
+  b:
+    run: "true"
+  c:
+    run: "true"
+EOF
+	run timeout 20 "$WSPX" run -j4 --delay 30 --halt now,fail=1
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"1 failed, 2 not started"* ]]
+}
+
+@test "--delay and SIGTERM: the jobs waiting for their turn are cancelled, and the run ends" {
+	timeout 20 "$WSPX" -j4 --delay 30 'touch s.{}; exec sleep 30' ::: \
+	    1 2 3 4 5 2> err &
+	pid=$!
+	waitfile s.1
+	kill -TERM "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 143 ]
+	[ "$(echo s.*)" = s.1 ]
+}
+
+@test "--delay with --retries: a retry takes a turn DUR apart, and the first attempts stay in input order" {
+	run timeout 20 "$WSPX" -j4 --delay 0.2 --retries 2 --joblog log \
+	    'if [ {} = 1 ] && [ ! -e tried ]; then : > tried; exit 1; fi' \
+	    ::: 1 2 3 4 5
+	[ "$status" -eq 0 ]
+	[ "$(tail -n +2 log | wc -l)" -eq 6 ]
+	tail -n +2 log | sort -s -t "$(printf '\t')" -k3,3n > bystart
+	cut -f3 bystart | awk 'NR > 1 && $1 - prev < 0.195 { exit 1 }
+	    { prev = $1 }'
+	cut -f1 bystart | awk '!seen[$1]++' > firsts
+	[ "$(cat firsts)" = "$(seq 5)" ]
+}
+
 @test "--timeout: a job that catches SIGTERM and exits 0 still failed" {
 	run "$WSPX" --timeout 0.3 'trap "exit 0" TERM; sleep 30 & wait # {}' ::: 1
 	[ "$status" -eq 1 ]

@@ -194,3 +194,18 @@ JOB2
 	    "$WSPX" -k --pipe -N2 --header '(%.*\n)*' 'echo JOB{#}; cat' > out
 	[ "$(cat out)" = "$(cat want)" ]
 }
+
+# The Seq column of a joblog's rows, in the order of their Starttime.
+startorder='awk -F "\t" "NF == 9 && \$1 != \"Seq\"" |
+    sort -t "$(printf "\t")" -s -k3,3n | cut -f1'
+
+@test "--delay keeps the input order of the starts: the slots do not race for the turn" {
+	seq 10 > in
+	IN=in FILTER=$startorder same -j4 --timeout 1 --delay .3 --joblog - \
+	    echo
+	[ "$(cat wspx.out)" = "$(seq 10)" ]
+	# (and through the gates for memory and load, open)
+	"$WSPX" -j4 --delay .1 --memfree 1k --load 1000 --joblog - echo \
+	    :::: in | sh -c "$startorder" > gates.out
+	[ "$(cat gates.out)" = "$(seq 10)" ]
+}

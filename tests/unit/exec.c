@@ -22,6 +22,12 @@
  * one handover: stop the run there, or refuse the next batch.  Jobs fail
  * in prepare, so none spawns a process.
  *
+ * With a delay (of 1 ns, so that no time is lost), the jobs take tickets
+ * for their turns as they are handed over: those kept back must not keep
+ * one, or the jobs after them would wait for it forever (one more job
+ * is run after a refusal, to see that it does not), and those queued
+ * must give theirs up, in turn, once the run stops.
+ *
  * A dry run's jobs are shown by one worker at a time, in input order:
  * job 1 is submitted alone, and while it is shown (its prepare waits, up
  * to 2 s, for another job's), the other jobs are submitted and routed by
@@ -250,7 +256,7 @@ direct(struct wspx_worker *w, struct wspx_job *job)
 }
 
 static void
-start(struct run *r, enum twist twist, bool dry)
+start(struct run *r, enum twist twist, bool dry, bool delay)
 {
 	struct wspx_pool_opts po = { 2 };
 	struct wspx_blocking_opts bo = { 2, 0, 0 };
@@ -269,6 +275,7 @@ start(struct run *r, enum twist twist, bool dry)
 	oo.out_fd = oo.err_fd = r->devnull;
 	CHECK(wspx__output_new(&r->out, &oo) == 0);
 	xo.slots = 2;
+	xo.delay_ns = delay ? 1 : 0;
 	xo.window = NJOBS + 64;
 	xo.in_fd = r->devnull;
 	xo.env = environ;
@@ -325,20 +332,41 @@ submitall(struct run *r)
 	free(batch);
 }
 
+/* One more job after the others, alone: it must not wait for a turn
+ * that a job of theirs kept.  Returns whether it finished once. */
+static bool
+onemore(struct run *r)
+{
+	struct testjob j;
+	struct wspx__execjob *ej = &j.ej;
+
+	memset(&j, 0, sizeof(j));
+	j.ej.seq = NJOBS + 1;
+	atomic_init(&j.finished, 0);
+	CHECK(wspx__exec_reserve(r->x, 1) == 1);
+	wspx__exec_submit(r->x, &ej, 1);
+	wspx__exec_wait(r->x);
+	/* relaxed: exec_wait() returned after its finished, under x's
+	 * lock. */
+	return atomic_load_explicit(&j.finished, memory_order_relaxed) == 1;
+}
+
 /* One round; returns how many jobs did not finish exactly once. */
 static long
-oneround(enum twist twist)
+oneround(enum twist twist, bool delay)
 {
 	struct run r;
 	long bad = 0;
 	size_t i;
 
-	start(&r, twist, false);
+	start(&r, twist, false, delay);
 	submitall(&r);
 	wspx__exec_wait(r.x);
 	CHECK(wspx__exec_inflight(r.x) == 0);
 	/* The jobs went over in one long handover, which met the twist. */
 	CHECK(r.step != 0);
+	if (twist == REFUSE && delay && !onemore(&r))
+		bad++;
 	stop(&r);
 	for (i = 0; i < NJOBS; i++)
 		/* relaxed: the threads that wrote it have been joined. */
@@ -350,12 +378,12 @@ oneround(enum twist twist)
 }
 
 static void
-test_twist(enum twist twist, long rounds)
+test_twist(enum twist twist, bool delay, long rounds)
 {
 	long k, bad;
 
 	for (k = 0; k < rounds; k++) {
-		bad = oneround(twist);
+		bad = oneround(twist, delay);
 		CHECK(bad == 0);
 		if (bad != 0 || test_failures != 0) {
 			fprintf(stderr, "round %ld: %ld of %d jobs did not "
@@ -373,7 +401,7 @@ test_dryturns(size_t n)
 	struct run r;
 	size_t i;
 
-	start(&r, NONE, true);
+	start(&r, NONE, true, false);
 	CHECK(batch != NULL);
 	CHECK((r.jobs = calloc(n, sizeof(*r.jobs))) != NULL);
 	CHECK((r.shown = calloc(n, sizeof(*r.shown))) != NULL);
@@ -409,11 +437,18 @@ main(int argc, char **argv)
 
 	/* A double completion may hang the window: fail in a minute. */
 	setenv("WSPX_TEST_TIMEOUT", "60", 0);
-	TEST(test_twist(REFUSE, rounds), "job: the blocking pool refuses a "
-	    "batch of a long handover: each job finishes once (%ld rounds)",
+	TEST(test_twist(REFUSE, false, rounds), "job: the blocking pool "
+	    "refuses a batch of a long handover: each job finishes once "
+	    "(%ld rounds)", rounds);
+	TEST(test_twist(STOP, false, rounds), "job: a stop during a long "
+	    "handover, two workers: each job finishes once (%ld rounds)",
 	    rounds);
-	TEST(test_twist(STOP, rounds), "job: a stop during a long handover, "
-	    "two workers: each job finishes once (%ld rounds)", rounds);
+	TEST(test_twist(REFUSE, true, rounds), "job: with a delay, a batch "
+	    "refused gives back its tickets: each job finishes once "
+	    "(%ld rounds)", rounds);
+	TEST(test_twist(STOP, true, rounds), "job: with a delay, a stop "
+	    "during a long handover: the tickets queued are given up, each "
+	    "job finishes once (%ld rounds)", rounds);
 	TEST(test_dryturns(1024), "job: a dry run's jobs are shown one at a "
 	    "time, in turn, though two workers route them");
 	return test_done();
