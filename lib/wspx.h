@@ -158,6 +158,7 @@ void wspx_pool_stats(struct wspx_pool *pool, struct wspx_pool_stats *out);
  * The blocking pool.
  */
 struct wspx_blocking;
+struct wspx_blocking_group;
 struct wspx_task;
 
 /* A blocking task's body.  status is 0 when it runs, or -ECANCELED when the
@@ -170,6 +171,7 @@ struct wspx_task {
 	wspx_task_fn *run;		/* set by the caller */
 	bool mandatory;			/* still run at shutdown */
 	struct wspx_task *next;		/* the pool's while queued */
+	struct wspx_blocking_group *group; /* the pool's: set by submit */
 };
 
 struct wspx_blocking_opts {
@@ -206,6 +208,30 @@ void wspx_blocking_shutdown(struct wspx_blocking *bp);
 
 /* Shut down if needed and free.  wspx_blocking_free(NULL) does nothing. */
 void wspx_blocking_free(struct wspx_blocking *bp);
+
+/* A wait group: a set of tasks of one blocking pool to wait for, which its
+ * own tasks may grow.  Create it empty for the tasks of bp, which must be
+ * freed after it.  Returns 0 and sets *g, or -ENOMEM. */
+int wspx_blocking_group_new(struct wspx_blocking_group **g,
+    struct wspx_blocking *bp);
+
+/* Queue task as wspx_blocking_submit() does, and count it in g until its
+ * function has returned, also when it is cancelled at shutdown.  Any
+ * thread, tasks of g included.  Returns as wspx_blocking_submit() does; on
+ * an error the task is neither queued nor counted. */
+int wspx_blocking_group_submit(struct wspx_blocking_group *g,
+    struct wspx_task *task);
+
+/* Block until every task submitted in g has returned from its function,
+ * then return; what they did is visible to the caller.  Any thread, any
+ * number at once, but not a task of g (it would wait for itself).  g may
+ * be used again afterwards. */
+void wspx_blocking_group_wait(struct wspx_blocking_group *g);
+
+/* Wait for g as wspx_blocking_group_wait() does, then free it.  Once this
+ * has begun only the tasks of g may use it, to submit into it.  Not from a
+ * task of g.  wspx_blocking_group_free(NULL) does nothing. */
+void wspx_blocking_group_free(struct wspx_blocking_group *g);
 
 /* The blocking pool's counters, read without its lock. */
 struct wspx_blocking_stats {

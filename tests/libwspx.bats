@@ -16,9 +16,13 @@ setup() {
 	    sed -e 's/\\-/-/g' -e 's/\\e/\\/g' > demo.c
 	grep -q 'int$' demo.c
 	grep -q '^main(void)' demo.c
+	# It joins its tasks with a wait group, not with a shutdown.
+	grep -q 'wspx_blocking_group_wait(g);' demo.c
+	! grep -q 'wspx_blocking_shutdown' demo.c || false
 }
 
-# The example's output: the 30th Fibonacci number, and four tasks run.
+# The example's output: the 30th Fibonacci number, and four tasks run
+# (counted by the pool before the group's wait returned).
 ranfine() {
 	echo "$output"
 	[ "$status" -eq 0 ]

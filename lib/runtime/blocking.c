@@ -23,6 +23,21 @@
  * count when it retires, just before it joins its predecessor and returns,
  * so for a moment more than thread_cap threads may exist; never more than
  * thread_cap run tasks.
+ *
+ * A wait group (struct wspx_blocking_group) counts its tasks that are
+ * queued or running in `pending`, guarded by bp->lock like the queue, so
+ * it has no lock and no atomic of its own.  A submit counts a task in the
+ * critical section that queues it, so a task that is not queued is never
+ * counted.  The thread that runs the task, or that cancels it at shutdown,
+ * takes it off in the critical section after its function has returned,
+ * after the executed counter, and broadcasts the group's condvar if the
+ * count is then zero.  Waiters test the count and wait on that condvar
+ * with bp->lock held, so no wake-up is lost, and the lock hands them what
+ * the tasks wrote and the counters.  A task that submits into its own
+ * group counts its children before it is taken off, so the count reaches
+ * zero only once all have returned.  Nobody touches a group after the
+ * critical section that brings its count to zero: a waiter may free it as
+ * soon as its wait returns.
  */
 #include "blocking.h"
 
@@ -70,6 +85,12 @@ struct wspx_blocking {
 	_Atomic(unsigned) queued;
 	_Atomic(uint64_t) executed;
 	_Atomic(uint64_t) spawn_failures;
+};
+
+struct wspx_blocking_group {
+	struct wspx_blocking *bp;	/* where the tasks run */
+	pthread_cond_t cond;		/* waiters wait here; bp->lock */
+	size_t pending;			/* tasks queued or running; bp->lock */
 };
 
 /* Add d to a counter written only under bp->lock. */
@@ -204,17 +225,29 @@ retire(struct wspx_blocking *bp, struct bthread *me)
 	return prev;
 }
 
+/* Take a task that has returned off its group's count, if it has a group,
+ * and wake the group's waiters if none is left; bp->lock held. */
+static void
+groupdone(struct wspx_blocking_group *g)
+{
+	if (g != NULL && --g->pending == 0)
+		WSPX_MUST(pthread_cond_broadcast(&g->cond));
+}
+
 /* Run queued tasks until none is left; lock held, released around each. */
 static void
 drain(struct wspx_blocking *bp)
 {
+	struct wspx_blocking_group *g;
 	struct wspx_task *t;
 
 	while ((t = dequeue(bp)) != NULL) {
+		g = t->group;	/* t may be freed by its function */
 		WSPX_MUST(pthread_mutex_unlock(&bp->lock));
 		t->run(t, 0);
 		WSPX_MUST(pthread_mutex_lock(&bp->lock));
 		add64(&bp->executed);
+		groupdone(g);	/* after executed: waiters see it */
 	}
 }
 
@@ -302,9 +335,11 @@ staff(struct wspx_blocking *bp, size_t n)
 	return 0;
 }
 
-int
-wspx_blocking_submit_n(struct wspx_blocking *bp, struct wspx_task **tasks,
-    size_t n)
+/* Queue tasks[0..n) as tasks of g (or of none, if g is NULL) and staff
+ * them, as wspx_blocking_submit_n() says. */
+static int
+submitn(struct wspx_blocking *bp, struct wspx_task **tasks, size_t n,
+    struct wspx_blocking_group *g)
 {
 	size_t i;
 	int rc;
@@ -314,8 +349,10 @@ wspx_blocking_submit_n(struct wspx_blocking *bp, struct wspx_task **tasks,
 		WSPX_MUST(pthread_mutex_unlock(&bp->lock));
 		return -ESHUTDOWN;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		tasks[i]->group = g;
 		enqueue(bp, tasks[i]);
+	}
 	if ((rc = staff(bp, n)) != 0 && getu(&bp->nthreads) == 0) {
 		/* Nobody to run them: the queue held only these tasks
 		 * (threads never exit while tasks wait). */
@@ -323,9 +360,18 @@ wspx_blocking_submit_n(struct wspx_blocking *bp, struct wspx_task **tasks,
 		addu(&bp->queued, -(int)n);
 	} else {
 		rc = 0;	/* a live thread will take them */
+		if (g != NULL)
+			g->pending += n;
 	}
 	WSPX_MUST(pthread_mutex_unlock(&bp->lock));
 	return rc;
+}
+
+int
+wspx_blocking_submit_n(struct wspx_blocking *bp, struct wspx_task **tasks,
+    size_t n)
+{
+	return submitn(bp, tasks, n, NULL);
 }
 
 int
@@ -362,6 +408,7 @@ void
 wspx_blocking_shutdown(struct wspx_blocking *bp)
 {
 	struct wspx_task *drop, *t;
+	struct wspx_blocking_group *g;
 	struct bthread *live, *last, *th;
 
 	WSPX_MUST(pthread_mutex_lock(&bp->lock));
@@ -380,7 +427,13 @@ wspx_blocking_shutdown(struct wspx_blocking *bp)
 	WSPX_MUST(pthread_mutex_unlock(&bp->lock));
 	for (; drop != NULL; drop = t) {
 		t = drop->next;
+		g = drop->group;
 		drop->run(drop, -ECANCELED);
+		if (g != NULL) {	/* a cancelled task returns too */
+			WSPX_MUST(pthread_mutex_lock(&bp->lock));
+			groupdone(g);
+			WSPX_MUST(pthread_mutex_unlock(&bp->lock));
+		}
 	}
 	for (; live != NULL; live = th) {
 		th = live->next;
@@ -418,6 +471,47 @@ wspx_blocking_stats(struct wspx_blocking *bp, struct wspx_blocking_stats *out)
 	    memory_order_relaxed);
 	out->spawn_failures = atomic_load_explicit(&bp->spawn_failures,
 	    memory_order_relaxed);
+}
+
+int
+wspx_blocking_group_new(struct wspx_blocking_group **out,
+    struct wspx_blocking *bp)
+{
+	struct wspx_blocking_group *g;
+
+	if ((g = malloc(sizeof(*g))) == NULL)
+		return -ENOMEM;
+	g->bp = bp;
+	WSPX_MUST(pthread_cond_init(&g->cond, NULL));
+	g->pending = 0;
+	*out = g;
+	return 0;
+}
+
+int
+wspx_blocking_group_submit(struct wspx_blocking_group *g,
+    struct wspx_task *task)
+{
+	return submitn(g->bp, &task, 1, g);
+}
+
+void
+wspx_blocking_group_wait(struct wspx_blocking_group *g)
+{
+	WSPX_MUST(pthread_mutex_lock(&g->bp->lock));
+	while (g->pending > 0)
+		WSPX_MUST(pthread_cond_wait(&g->cond, &g->bp->lock));
+	WSPX_MUST(pthread_mutex_unlock(&g->bp->lock));
+}
+
+void
+wspx_blocking_group_free(struct wspx_blocking_group *g)
+{
+	if (g == NULL)
+		return;
+	wspx_blocking_group_wait(g);
+	WSPX_MUST(pthread_cond_destroy(&g->cond));
+	free(g);
 }
 
 void

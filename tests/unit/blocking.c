@@ -4,9 +4,14 @@
  * wake-ups neither run a task nor keep a thread alive; every task runs
  * exactly once while spurious wake-ups fly; at shutdown mandatory tasks run
  * and the others are cancelled; a thread that cannot be created is an
- * error value and the task is not lost.  The program is linked with
- * -Wl,--wrap=pthread_join, to count the pool's joins: the last thread to
- * exit is joined when the pool starts a thread again.
+ * error value and the task is not lost.  A wait group returns once its
+ * tasks have run, those they submit into it included, with what they wrote
+ * visible and the pool's counters up to date; tasks cancelled at shutdown
+ * release its waiters too; two groups of one pool wait each for its own;
+ * a failed submit is not counted.  The group tests synchronize through
+ * gates and the waits themselves, never through time.  The program is
+ * linked with -Wl,--wrap=pthread_join, to count the pool's joins: the last
+ * thread to exit is joined when the pool starts a thread again.
  *
  * usage: blocking
  */
@@ -45,6 +50,15 @@ struct gate {
 	bool open;
 };
 
+static void
+gatewait(struct gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (!g->open)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
 struct btask {
 	struct wspx_task task;
 	struct gate *gate;		/* NULL: return at once */
@@ -63,12 +77,8 @@ btaskrun(struct wspx_task *task, int status)
 		return;
 	}
 	CHECK(status == 0);
-	if (g != NULL) {
-		pthread_mutex_lock(&g->lock);
-		while (!g->open)
-			pthread_cond_wait(&g->cond, &g->lock);
-		pthread_mutex_unlock(&g->lock);
-	}
+	if (g != NULL)
+		gatewait(g);
 	atomic_fetch_add(&t->ran, 1);
 }
 
@@ -447,6 +457,278 @@ test_spawn_failure(void)
 	free(t);
 }
 
+/* A task of a wait group.  Its counts are plain ints, read after the
+ * group's wait: the wait must make them visible (TSan checks that). */
+struct gtask {
+	struct wspx_task task;
+	struct wspx_blocking_group *group;
+	struct gate *gate;		/* NULL: return at once */
+	struct gtask *nodes;		/* the array this task is in */
+	int i, n;			/* submits nodes 2i+1, 2i+2 below n */
+	int ran;			/* times run with status 0 */
+	int cancelled;			/* times given -ECANCELED */
+};
+
+static void
+gtaskrun(struct wspx_task *task, int status)
+{
+	struct gtask *t = wspx_container_of(task, struct gtask, task);
+	int c;
+
+	if (status != 0) {
+		CHECK(status == -ECANCELED);
+		t->cancelled++;
+		return;
+	}
+	if (t->gate != NULL)
+		gatewait(t->gate);
+	for (c = 2 * t->i + 1; c <= 2 * t->i + 2 && c < t->n; c++)
+		CHECK(wspx_blocking_group_submit(t->group,
+		    &t->nodes[c].task) == 0);
+	t->ran++;
+}
+
+/* n tasks of group g; with tree, task i submits tasks 2i+1 and 2i+2. */
+static struct gtask *
+gtasks(int n, struct wspx_blocking_group *g, bool tree, bool mandatory)
+{
+	struct gtask *t = calloc((size_t)n, sizeof(*t));
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t[i].task.run = gtaskrun;
+		t[i].task.mandatory = mandatory;
+		t[i].group = g;
+		t[i].nodes = t;
+		t[i].i = i;
+		t[i].n = tree ? n : 0;
+	}
+	return t;
+}
+
+/* A thread waiting for a group, which opens `done` once the wait has
+ * returned. */
+struct waiter {
+	pthread_t thread;
+	struct wspx_blocking_group *group;
+	struct gate done;
+	_Atomic(bool) returned;
+};
+
+static void *
+waitthread(void *arg)
+{
+	struct waiter *w = arg;
+
+	wspx_blocking_group_wait(w->group);
+	atomic_store(&w->returned, true);
+	gateopen(&w->done);
+	return NULL;
+}
+
+static void
+waitstart(struct waiter *w, struct wspx_blocking_group *g)
+{
+	w->group = g;
+	gateinit(&w->done);
+	atomic_init(&w->returned, false);
+	pthread_create(&w->thread, NULL, waitthread, w);
+}
+
+/* Submit tasks t[0..n) into g; the number that ran once, not cancelled. */
+static void
+gsubmit(struct wspx_blocking_group *g, struct gtask *t, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		CHECK(wspx_blocking_group_submit(g, &t[i].task) == 0);
+}
+
+/* A pool of cap threads with group *g1 and, if g2 is not NULL, *g2. */
+static struct wspx_blocking *
+gpool(unsigned cap, struct wspx_blocking_group **g1,
+    struct wspx_blocking_group **g2)
+{
+	struct wspx_blocking_opts o = { .thread_cap = cap };
+	struct wspx_blocking *bp;
+
+	CHECK(wspx_blocking_new(&bp, &o) == 0);
+	CHECK(wspx_blocking_group_new(g1, bp) == 0);
+	if (g2 != NULL)
+		CHECK(wspx_blocking_group_new(g2, bp) == 0);
+	return bp;
+}
+
+/* Free the groups, then their pool. */
+static void
+gpoolfree(struct wspx_blocking *bp, struct wspx_blocking_group *g1,
+    struct wspx_blocking_group *g2)
+{
+	wspx_blocking_group_free(g1);
+	wspx_blocking_group_free(g2);
+	wspx_blocking_free(bp);
+}
+
+/* How many of t[0..n) ran once (cancelled: were cancelled once) and did
+ * not do the other. */
+static int
+gonce(const struct gtask *t, int n, bool cancelled)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += t[i].ran == !cancelled && t[i].cancelled == cancelled;
+	return k;
+}
+
+static void
+test_group(void)
+{
+	struct wspx_blocking *bp;
+	struct wspx_blocking_group *g;
+	struct gtask *t;
+
+	bp = gpool(4, &g, NULL);
+	wspx_blocking_group_wait(g);	/* empty: returns at once */
+	t = gtasks(2000, g, false, false);
+	gsubmit(g, t, 1000);
+	wspx_blocking_group_wait(g);
+	/* Every task ran, and the pool counted it before the wait
+	 * returned: the counters are not a moment behind. */
+	CHECK(gonce(t, 1000, false) == 1000);
+	CHECK(stats(bp).executed == 1000);
+	/* The group serves again. */
+	gsubmit(g, t + 1000, 1000);
+	wspx_blocking_group_wait(g);
+	CHECK(gonce(t, 2000, false) == 2000);
+	CHECK(stats(bp).executed == 2000);
+	gpoolfree(bp, g, NULL);	/* freeing NULL does nothing */
+	free(t);
+}
+
+static void
+test_group_nested(void)
+{
+	struct wspx_blocking *bp;
+	struct wspx_blocking_group *g;
+	struct waiter w;
+	struct gate root;
+	struct gtask *t;
+
+	bp = gpool(4, &g, NULL);
+	/* A binary tree of 1023 tasks, each submitting its children into
+	 * the group as it runs; the root waits on a gate. */
+	t = gtasks(1023, g, true, false);
+	gateinit(&root);
+	t[0].gate = &root;
+	gsubmit(g, t, 1);
+	waitstart(&w, g);
+	/* The root has not returned: the waiter cannot have either. */
+	CHECK(!atomic_load(&w.returned));
+	gateopen(&root);
+	pthread_join(w.thread, NULL);
+	CHECK(gonce(t, 1023, false) == 1023);
+	CHECK(stats(bp).executed == 1023);
+	gpoolfree(bp, g, NULL);
+	free(t);
+}
+
+static void
+test_group_cancelled(void)
+{
+	struct wspx_blocking *bp;
+	struct wspx_blocking_group *may, *must;
+	struct gtask *a, *b;
+	struct waiter w;
+	struct gate g;
+	pthread_t down;
+
+	bp = gpool(1, &may, &must);
+	/* The one thread is held by b[0], mandatory, which waits on a gate;
+	 * behind it wait the tasks of `may`, which are not mandatory, and
+	 * more of `must`, which are. */
+	gateinit(&g);
+	a = gtasks(5, may, false, false);
+	b = gtasks(4, must, false, true);
+	b[0].gate = &g;
+	gsubmit(must, b, 1);
+	gsubmit(may, a, 5);
+	gsubmit(must, b + 1, 3);
+	waitstart(&w, may);
+	pthread_create(&down, NULL, shutdownthread, bp);
+	/* Only the shutdown can finish the tasks of `may`, cancelling them,
+	 * while b[0] still holds the thread: their waiter returns. */
+	gatewait(&w.done);
+	pthread_join(w.thread, NULL);
+	CHECK(gonce(a, 5, true) == 5);
+	gateopen(&g);
+	wspx_blocking_group_wait(must);
+	CHECK(gonce(b, 4, false) == 4);
+	CHECK(stats(bp).executed == 4);	/* cancelled ones do not count */
+	pthread_join(down, NULL);
+	/* Refused after shutdown, and not counted: the wait returns. */
+	CHECK(wspx_blocking_group_submit(may, &a[0].task) == -ESHUTDOWN);
+	wspx_blocking_group_wait(may);
+	CHECK(a[0].cancelled == 1);
+	gpoolfree(bp, may, must);
+	free(a);
+	free(b);
+}
+
+static void
+test_group_two(void)
+{
+	struct wspx_blocking *bp;
+	struct wspx_blocking_group *slow, *fast;
+	struct gtask *s, *f;
+	struct waiter w;
+	struct gate g;
+
+	bp = gpool(2, &slow, &fast);
+	gateinit(&g);
+	s = gtasks(1, slow, false, false);
+	f = gtasks(100, fast, false, false);
+	s[0].gate = &g;
+	gsubmit(slow, s, 1);
+	waitstart(&w, slow);
+	/* `fast` is done while the task of `slow` holds one of the two
+	 * threads: its wait does not wait for `slow`. */
+	gsubmit(fast, f, 100);
+	wspx_blocking_group_wait(fast);
+	CHECK(gonce(f, 100, false) == 100);
+	CHECK(!atomic_load(&w.returned));
+	CHECK(s[0].ran == 0);	/* its gate is shut */
+	gateopen(&g);
+	pthread_join(w.thread, NULL);
+	CHECK(gonce(s, 1, false) == 1);
+	CHECK(stats(bp).executed == 101);
+	gpoolfree(bp, slow, fast);
+	free(s);
+	free(f);
+}
+
+static void
+test_group_spawn_failure(void)
+{
+	struct wspx_blocking_opts o = { .stack_size = (size_t)1 << 60 };
+	struct wspx_blocking *bp;
+	struct wspx_blocking_group *g;
+	struct gtask *t = gtasks(1, NULL, false, true);
+	int rc;
+
+	CHECK(wspx_blocking_new(&bp, &o) == 0);
+	CHECK(wspx_blocking_group_new(&g, bp) == 0);
+	rc = wspx_blocking_group_submit(g, &t[0].task);
+	CHECK(rc == -EAGAIN || rc == -ENOMEM);
+	/* Not queued, so not counted: the wait returns at once. */
+	wspx_blocking_group_wait(g);
+	wspx_blocking_group_free(g);
+	wspx_blocking_free(bp);
+	CHECK(t[0].ran == 0 && t[0].cancelled == 0);
+	free(t);
+}
+
 int
 main(void)
 {
@@ -465,5 +747,15 @@ main(void)
 	    "the first");
 	TEST(test_spawn_failure(), "blocking: a thread that cannot be "
 	    "created is an error, the task is not lost");
+	TEST(test_group(), "blocking group: 1000 tasks waited for, twice; "
+	    "the counters up to date");
+	TEST(test_group_nested(), "blocking group: a tree of 1023 tasks "
+	    "submitted by the group's own tasks");
+	TEST(test_group_cancelled(), "blocking group: tasks cancelled at "
+	    "shutdown release the waiter");
+	TEST(test_group_two(), "blocking group: two groups of one pool "
+	    "wait each for its own");
+	TEST(test_group_spawn_failure(), "blocking group: a task that could "
+	    "not be queued is not counted");
 	return test_done();
 }
