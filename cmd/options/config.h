@@ -58,6 +58,7 @@ struct config {
 	const char *memfreespec; /* --memfree as given */
 	double maxload;		/* --load, or 0 */
 	const char *loadspec;	/* --load as given */
+	int nice;		/* --nice, or 0: wspx's own */
 	bool jobserver;		/* --jobserver */
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;

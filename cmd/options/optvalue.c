@@ -63,6 +63,23 @@ setblock(struct config *c, const char *opt, const char *v)
 		badvalue(opt, v, "is more than 2G-1 (2147483647 bytes)");
 }
 
+int
+parsenice(const char *opt, const char *s)
+{
+	long n;
+	char *end;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (end == s || *end != '\0' || (*s != '-' && *s != '+' &&
+	    (*s < '0' || *s > '9')))
+		badvalue(opt, s, "is not a whole number (a niceness, -20 to "
+		    "19)");
+	if (errno == ERANGE || n < -1000 || n > 1000)
+		badvalue(opt, s, "is far beyond -20 to 19");
+	return (int)n;
+}
+
 unsigned
 cpucount(char what)
 {

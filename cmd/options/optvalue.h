@@ -31,6 +31,10 @@ unsigned parsejobs(const char *opt, const char *s);
  * threads, 'c' their cores, 's' their sockets; at least 1. */
 unsigned cpucount(char what);
 
+/* --nice N: a whole number, maybe negative; what the kernel does not
+ * take (beyond -20 to 19) it brings to the nearest it does. */
+int parsenice(const char *opt, const char *s);
+
 /* -d: one character, or \n \t \0 \r \\. */
 char parsedelim(const char *opt, const char *s);
 

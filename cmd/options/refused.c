@@ -55,7 +55,7 @@ static const struct refused {
 	    "the jobs' last lines" },
 	{ "shebang|hashbang|embed|profile|shell-completion|shellcompletion|"
 	    "min-version|minversion|tollef|gnu|bug|debug|record-env|recordenv|"
-	    "session|plain|template|tmpl|filter|limit|memsuspend|noswap|nice|"
+	    "session|plain|template|tmpl|filter|limit|memsuspend|noswap|"
 	    "shuf|term-seq|termseq|process-slot-var|"
 	    "processslotvar|max-line-length-allowed|maxlinelengthallowed|"
 	    "linkinputsource|"

@@ -65,7 +65,8 @@ struct remote {
 	struct rhost *hosts;
 	size_t nhosts;
 	char *workdir;		/* the remote jobs' directory */
-	char *exports;		/* "export A='v';" for --env */
+	char *exports;		/* --nice's renice, "export A='v';" for
+				 * --env */
 	struct remotefiles *files;
 	pthread_mutex_t lock;
 	pthread_cond_t freed;	/* a host slot is free, or a host left */
@@ -274,7 +275,8 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 	}
 	rm->workdir = rc->workdir == NULL || strcmp(rc->workdir, ".") == 0 ?
 	    thisdir() : xstrdup(rc->workdir);
-	rm->exports = sshscript_exports(rc->env, rc->nenv);
+	rm->exports = sshscript_prologue(rc->env, rc->nenv,
+	    rc->nice);
 	rm->files = remotefiles_new(rc->transfer, rc->ntransfer, rc->ret,
 	    rc->nret, plain, tmplflags);
 	WSPX_MUST(pthread_mutex_init(&rm->lock, NULL));

@@ -31,6 +31,7 @@ struct remoteconf {
 	const char **ret;	/* --return FILEs (templates) */
 	size_t nret;
 	bool cleanup;		/* --cleanup */
+	int nice;		/* --nice, or 0: the login's */
 	double grace;		/* --termtimeout: from SIGTERM to SIGKILL */
 	const char *jobsspec;	/* -j as given, or NULL */
 	bool slurm;		/* --slurm, executor: slurm */

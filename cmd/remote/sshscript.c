@@ -28,15 +28,18 @@
 
 extern char **environ;
 
-/* "export A='v' B='w';" for the --env names that are set. */
+/* renice sets the niceness (util-linux) or adds to it (BSD, busybox):
+ * the same from a login at 0, as sshd starts them. */
 char *
-sshscript_exports(const char *const *names, size_t n)
+sshscript_prologue(const char *const *names, size_t n, int nice)
 {
 	struct buf b = { NULL, 0, 0 };
 	const char *v;
 	size_t i;
 
 	bufadds(&b, "");
+	if (nice != 0)
+		bufprintf(&b, "renice -n %d -p $$ >/dev/null 2>&1; ", nice);
 	for (i = 0; i < n; i++) {
 		if ((v = getenv(names[i])) == NULL)
 			continue;

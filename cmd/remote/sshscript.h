@@ -9,9 +9,10 @@
 
 struct wspx__cmd;
 
-/* "export A='v'; B='w'; " for the variables names[0..n) that are set
- * here (--env); malloc'd. */
-char *sshscript_exports(const char *const *names, size_t n);
+/* What every job's script starts with: a renice of the script's shell to
+ * nice unless it is 0 (--nice), and "export A='v'; B='w'; " for the
+ * variables names[0..n) that are set here (--env); malloc'd. */
+char *sshscript_prologue(const char *const *names, size_t n, int nice);
 
 /* The script of cmd's job (seq, slot) in dir there, with exports; grace:
  * seconds from SIGTERM to SIGKILL when it is told to end.  malloc'd. */

@@ -299,6 +299,8 @@ startexec(struct run *r)
 	xo.jobtimeouts = r->c->source != NULL && r->c->source->jobtimeouts;
 	xo.grace_ns = (int64_t)(r->c->termtimeout * 1e9);
 	xo.delay_ns = (int64_t)(r->c->delay * 1e9);
+	xo.renice = r->c->nice != 0;
+	xo.nice = r->c->nice;
 	xo.halt = r->c->halt;
 	xo.in_fd = r->devnull;
 	xo.env = environ;
@@ -457,6 +459,7 @@ setup(struct run *r, struct config *c)
 	    &r->results, c->results, outputfailed, r)) != 0)
 		fatal("--results %s: %s", c->results, strerror(-rc));
 	c->remote.grace = c->termtimeout;
+	c->remote.nice = c->nice;
 	runopts_placing(c, &plo);
 	c->jobs = placing_open(&r->placing, &plo);
 	if (c->maxchars == 0)

@@ -149,6 +149,8 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	spec.argv = cmd->argv;
 	spec.envp = cmd->envp != NULL ? cmd->envp : s->envp;
 	spec.dir = cmd->dir;
+	spec.renice = x->o.renice;
+	spec.nice = x->o.nice;
 	spec.search = cmd->file == NULL && cmd->search;
 	/* (what wspx names itself, a shell or ssh, is found where wspx
 	 * finds it, whatever PATH the job's own environment sets) */

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -206,7 +207,8 @@ childsignals(const struct child *c)
 	}
 }
 
-/* Dispositions, the new group, directory and fds 0-2, and the mask. */
+/* Dispositions, the new group, niceness, directory and fds 0-2, and the
+ * mask. */
 static CHILDCODE int
 childsetup(const struct child *c)
 {
@@ -216,6 +218,8 @@ childsetup(const struct child *c)
 	childsignals(c);
 	if ((err = sys(syscall(SYS_setpgid, 0, 0))) != 0)
 		return err;
+	if (s->renice)
+		(void)syscall(SYS_setpriority, PRIO_PROCESS, 0, s->nice);
 	if (s->dir != NULL && (err = sys(syscall(SYS_chdir, s->dir))) != 0)
 		return err;
 	if ((err = childdup(s->in_fd, 0)) != 0 ||

@@ -25,6 +25,10 @@ struct wspx__proc_spec {
 	const sigset_t *ignore;	/* signals it keeps ignored, or NULL */
 	const sigset_t *mask;	/* its signal mask; NULL: none blocked */
 	const char *dir;	/* the directory it starts in, or NULL */
+	bool renice;		/* set its niceness to nice (a failure,
+				 * such as lowering it unprivileged, is
+				 * ignored: it keeps ours) */
+	int nice;
 };
 
 /* The value of PATH in envp, or NULL. */

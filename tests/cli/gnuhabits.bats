@@ -118,3 +118,23 @@ Y
 	seq 4 | taskset -c 0 "$WSPX" echo {%} > slots
 	[ "$(sort -u slots)" = 1 ]
 }
+
+@test "--nice N: each job, and every process of its pipeline, runs at niceness N, as with GNU parallel" {
+	local n
+	for n in 7 19 40 -3; do
+		same -k --nice "$n" 'nice | cat; : {}' ::: a b
+	done
+	[ "$(sort -u wspx.out)" = "$(nice -n -3 nice)" ]
+	# 0 keeps wspx's own, as GNU parallel's --nice 0 does
+	for who in parallel "$WSPX"; do
+		nice -n 4 "$who" --nice 0 'nice; : {}' ::: a > out
+		[ "$(cat out)" = 4 ]
+	done
+	# a job file's jobs too
+	printf 'jobs:\n  a:\n    run: nice\n' > wspx.yml
+	"$WSPX" run --quiet --nice 9 > out
+	[ "$(cat out)" = 9 ]
+	run "$WSPX" --nice 1.5 nice ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--nice: '1.5' is not a whole number"* ]]
+}

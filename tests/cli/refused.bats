@@ -32,7 +32,7 @@ refused() {
 	    --compress-program --tmux --tmuxpane --ssh-delay --basefile \
 	    --rsync-opts --onall --nonall --bg --fg --wait --csv --color \
 	    --colour-failed --ctag --latest-line --tee --shard --group-by \
-	    --rpl --parens --shebang --embed --profile --shuf --nice \
+	    --rpl --parens --shebang --embed --profile --shuf --noswap \
 	    --interactive --tty --open-tty --use-cores-instead-of-threads \
 	    --shell-quote \
 	    --plain --gnu --tollef --debug --filter-hosts --hostgroups; do
@@ -43,11 +43,11 @@ refused() {
 @test "a refused option's =value form is refused under its name" {
 	refused --sql --sql=mysql://x
 	refused --basefile --basefile=file
-	refused --nice --nice=3
+	refused --memsuspend --memsuspend=1G
 	refused --semaphore-timeout --semaphore-timeout=2
 	refused --compress-program --compress-program=gzip
 	# and a separate value does not change that
-	refused --nice --nice 3
+	refused --memsuspend --memsuspend 1G
 	refused --basefile --basefile file
 }
 

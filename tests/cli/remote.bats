@@ -194,6 +194,12 @@ SH
 	[ "$(cat out)" = "[$WSPX_T1] [second] [unset]" ]
 }
 
+@test "--nice N: the remote job runs at niceness N on its host" {
+	rx -S "$LOGIN" --nice 6 'nice | cat; : {}' ::: 1
+	[ "$st" -eq 0 ]
+	[ "$(cat out)" = 6 ]
+}
+
 @test "the remote directory: by default wspx's current directory's path; --wd . the same" {
 	mkdir -p 'sub dir/x'
 	cd 'sub dir/x'
