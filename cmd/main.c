@@ -19,6 +19,7 @@
 #include "os/heap.h"
 #include "options/cmdline.h"
 #include "options/options.h"
+#include "options/profile.h"
 #include "review/review.h"
 #include "run/run.h"
 #include "util/util.h"
@@ -54,7 +55,14 @@ jobfile(struct config *c, int argc, char **argv, int first)
 {
 	size_t n;
 	char **words = cmdline_jobfile(c, argc, argv, first, &n);
-	int status = jobfile_main(c, argv[first], words, n);
+	int status;
+
+	/* (a job file gives the same result to every caller: what a
+	 * caller's $PARALLEL or profile holds is for commands of the input) */
+	if (c->nprofiles > 0)
+		badusage("-J/--profile is for commands of the input, not for "
+		    "job files");
+	status = jobfile_main(c, argv[first], words, n);
 
 	free(words);
 	config_free(c);
@@ -97,6 +105,7 @@ main(int argc, char **argv)
 	if (first < argc && first > 0 && jobfile_command(argv[first]) &&
 	    strcmp(argv[first - 1], "--") != 0)
 		return jobfile(&c, argc, argv, first);
+	argv = profile_options(&c, &argc, argv, &first);
 	cmdline_finish(&c, argc, argv, first);
 	setpidvar();
 	status = run(&c);

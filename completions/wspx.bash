@@ -164,7 +164,7 @@ _wspx()
 	    --metrics --events --trace --joblog --jl --resume --resume-failed
 	    --retry-failed --retries --retry-delay --timeout --halt
 	    --halt-on-error --haltonerror --resumefailed --retryfailed
-	    --delay --results --res --memfree --load --nice
+	    --delay --results --res --memfree --load --nice -J --profile --plain
 	    --jobserver --pipe --spreadstdin --pipepart --pipe-part
 	    --block --block-size --blocksize --recend --recstart --regexp
 	    --regex --header --round-robin --roundrobin --round --cat
@@ -187,7 +187,7 @@ _wspx()
 	    --tempdir --term-timeout --progress-interval --total
 	    --total-jobs --totaljobs --metrics --events --trace --joblog --jl
 	    --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay
-	    --results --res --memfree --load --nice --block --block-size
+	    --results --res --memfree --load --nice -J --profile --block --block-size
 	    --blocksize --recend --recstart --header -S --sshlogin
 	    --sshloginfile --slf --ssh -W --workdir --wd --work-dir --env
 	    --transfer-file --transferfile --transfer-files --transferfiles

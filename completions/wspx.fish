@@ -23,7 +23,7 @@ function __wspx_value_options
         --tempdir --term-timeout --progress-interval --total \
         --total-jobs --totaljobs --metrics --events --trace --joblog --jl \
         --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay \
-        --results --res --memfree --load --nice --block --block-size \
+        --results --res --memfree --load --nice -J --profile --block --block-size \
         --blocksize --recend --recstart --header -S --sshlogin \
         --sshloginfile --slf --ssh -W --workdir --wd --work-dir --env \
         --transfer-file --transferfile --transfer-files --transferfiles \
@@ -219,6 +219,8 @@ complete -c wspx -n __wspx_before_command -l res -x -a "(__fish_complete_directo
 complete -c wspx -n __wspx_before_command -l memfree -x -d "Start no job while less than SIZE is available (500M, 1.5G)"
 complete -c wspx -n __wspx_before_command -l load -x -d "Start no job while the load average is N (or N% of the CPUs) or more"
 complete -c wspx -n __wspx_before_command -l nice -x -d "Run the jobs at niceness N (-20 to 19; lower needs root)"
+complete -c wspx -n __wspx_before_command -s J -l profile -x -a "(for d in \$PARALLEL_HOME \$HOME/.parallel; test -d \$d; and command ls \$d; end 2>/dev/null)" -d "Read options from profile NAME (~/.parallel/NAME)"
+complete -c wspx -n __wspx_before_command -l plain -d "Read no profile and not \$PARALLEL"
 complete -c wspx -n __wspx_before_command -l jobserver -d "Share -j with the jobs' make through a jobserver (MAKEFLAGS)"
 complete -c wspx -n __wspx_before_command -l pipe -d "Cut stdin into blocks of records, each the stdin of one job"
 complete -c wspx -n __wspx_before_command -l spreadstdin -d "Cut stdin into blocks of records, each the stdin of one job"

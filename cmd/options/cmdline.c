@@ -288,6 +288,9 @@ config_free(struct config *c)
 	free(rc->env);
 	free(rc->transfer);
 	free(rc->ret);
+	free(c->profiles);
+	c->profiles = NULL;
+	c->nprofiles = 0;
 	rc->env = NULL;
 	rc->transfer = rc->ret = NULL;
 }

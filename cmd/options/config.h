@@ -59,6 +59,9 @@ struct config {
 	double maxload;		/* --load, or 0 */
 	const char *loadspec;	/* --load as given */
 	int nice;		/* --nice, or 0: wspx's own */
+	const char **profiles;	/* -J NAMEs */
+	size_t nprofiles;
+	bool noprofiles;	/* --plain: no profile, no $PARALLEL */
 	bool jobserver;		/* --jobserver */
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;

@@ -30,7 +30,7 @@ enum optid {
 	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_TRACE, O_JOBLOG,
 	O_RESUME, O_RESUMEFAILED, O_RETRYFAILED, O_RETRIES, O_RETRYDELAY,
 	O_TIMEOUT, O_HALT, O_DELAY, O_RESULTS, O_ETA, O_MEMFREE, O_LOAD,
-	O_NICE,
+	O_NICE, O_PROFILE, O_PLAIN,
 	O_JOBSERVER, O_FORCE, O_WILLCITE, O_MULTI, O_CONTEXT, O_XARGS,
 	O_MAXCHARS, O_EXIT, O_SHOWLIMITS, O_MAXLINES, O_MAXLINESOPT,
 	O_MAXREPL, O_EOF, O_EOFOPT, O_ARGSEP, O_ARGFILESEP, O_LINK, O_PIPE,
@@ -193,6 +193,9 @@ static const struct option {
 	{ 0, "load", "N", O_LOAD, "start no job while the load average is N "
 	    "(or N% of the CPUs) or more" },
 	{ 0, "nice", "N", O_NICE, "run the jobs at niceness N (-20 to 19)" },
+	{ 'J', "profile", "NAME", O_PROFILE, "read options from profile NAME "
+	    "(~/.parallel/NAME)" },
+	{ 0, "plain", NULL, O_PLAIN, "read no profile and not $PARALLEL" },
 	{ 0, "jobserver", NULL, O_JOBSERVER, "share -j with the jobs' make "
 	    "through a jobserver (MAKEFLAGS)" },
 	{ 0, "pipe", NULL, O_PIPE, "cut stdin into blocks of records, each "
@@ -571,6 +574,9 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_MEMFREE:		setmemfree(c, as, v); break;
 	case O_LOAD:		setload(c, as, v); break;
 	case O_NICE:		c->nice = parsenice(as, v); break;
+	case O_PROFILE:		addname(&c->profiles, &c->nprofiles,
+				    nonempty(as, v)); break;
+	case O_PLAIN:		c->noprofiles = true; break;
 	case O_JOBSERVER:	c->jobserver = true; break;
 	case O_FORCE:		c->force = true; break;
 	case O_EXPLAIN:		c->explain = true; break;

@@ -53,9 +53,9 @@ static const struct refused {
 	    "colorfail|colourfail|cf", "output is never coloured" },
 	{ "latest-line|latestline|ll", "the status line shows progress, not "
 	    "the jobs' last lines" },
-	{ "shebang|hashbang|embed|profile|shell-completion|shellcompletion|"
+	{ "shebang|hashbang|embed|shell-completion|shellcompletion|"
 	    "min-version|minversion|tollef|gnu|bug|debug|record-env|recordenv|"
-	    "session|plain|template|tmpl|filter|limit|memsuspend|noswap|"
+	    "session|template|tmpl|filter|limit|memsuspend|noswap|"
 	    "shuf|term-seq|termseq|process-slot-var|"
 	    "processslotvar|max-line-length-allowed|maxlinelengthallowed|"
 	    "linkinputsource|"
@@ -69,7 +69,7 @@ static const struct {
 	char c;
 	const char *as;
 } shorts[] = { { 'B', "basefile" }, { 'o', "open-tty" },
-    { 'T', "tty" }, { 'p', "interactive" }, { 'J', "profile" },
+    { 'T', "tty" }, { 'p', "interactive" },
     { 'D', "debug" }, { 'U', "extensionreplace" }, { 'Y', "shebang" }};
 
 /* Whether names (a '|' list) has name[0..n), whole or (prefix) as the

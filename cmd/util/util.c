@@ -62,12 +62,22 @@ fatal(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+static const char *usagefrom;
+
+void
+usagewhere(const char *where)
+{
+	usagefrom = where;
+}
+
 void
 badusage(const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs(PROGNAME ": ", stderr);
+	if (usagefrom != NULL)
+		fprintf(stderr, "%s: ", usagefrom);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -28,6 +28,10 @@ void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* Name where (a file and line, "$PARALLEL") after "wspx: " in the usage
+ * errors from now on; NULL: none. */
+void usagewhere(const char *where);
+
 /* Report a usage error, with a pointer to --help, and exit with status
  * EXIT_USAGE. */
 void badusage(const char *fmt, ...)

@@ -7,6 +7,8 @@ setup() {
 	export WSPX
 	# a WSPX_SHELL of the caller would choose the jobs' shell (shell.bats)
 	unset WSPX_SHELL
+	# and a $PARALLEL of the caller would add options (profiles.bats)
+	unset PARALLEL
 	cd "$BATS_TEST_TMPDIR" || exit 1
 }
 

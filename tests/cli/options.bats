@@ -68,7 +68,7 @@ load helper
 	[[ "$output" == *"ambiguous option --ta (--tag, --tagstring)"* ]]
 	run "$WSPX" --pro echo ::: a
 	[ "$status" -eq 255 ]
-	[[ "$output" == *"ambiguous option --pro (--progress, --progress-interval)"* ]]
+	[[ "$output" == *"ambiguous option --pro (--progress, --progress-interval, --profile)"* ]]
 }
 
 @test "errors name the option as it was typed" {
