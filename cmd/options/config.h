@@ -58,6 +58,7 @@ struct config {
 	const char *memfreespec; /* --memfree as given */
 	double maxload;		/* --load, or 0 */
 	const char *loadspec;	/* --load as given */
+	const char *loadfile;	/* --load FILE, or NULL */
 	int nice;		/* --nice, or 0: wspx's own */
 	const char **profiles;	/* -J NAMEs */
 	size_t nprofiles;

@@ -342,8 +342,8 @@ setmemfree(struct config *c, const char *opt, const char *v)
 	c->memfreespec = v;
 }
 
-void
-setload(struct config *c, const char *opt, const char *v)
+double
+loadvalue(const char *v)
 {
 	long cpus = (long)wspx__cpus_threads();
 	const char *num = *v == '+' || *v == '-' ? v + 1 : v;
@@ -354,14 +354,55 @@ setload(struct config *c, const char *opt, const char *v)
 	n = strtod(num, &end);
 	if (*num < '0' || *num > '9' || end == num || (*end != '\0' &&
 	    strcmp(end, "%") != 0) || (*end == '%' && num != v) || n > 1e6)
-		badvalue(opt, v, "is not a load (N, N%, +N, -N)");
+		return LOAD_NONE;
 	if (*end == '%')
 		n = (double)cpus * n / 100;
 	else if (*v == '+')
 		n = (double)cpus + n;
 	else if (*v == '-')
 		n = (double)cpus - n;
-	if (n <= 0)
+	return n <= 0 ? LOAD_ZERO : n;
+}
+
+double
+loadfile_read(const char *path)
+{
+	char text[64];
+	size_t n, from = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return LOAD_UNREAD;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	if (ferror(f) || !feof(f))
+		n = 0;		/* (an error, or more than a load) */
+	fclose(f);
+	while (n > 0 && strchr(" \t\r\n", text[n - 1]) != NULL)
+		n--;
+	text[n] = '\0';
+	while (text[from] == ' ' || text[from] == '\t')
+		from++;
+	return loadvalue(text + from);
+}
+
+void
+setload(struct config *c, const char *opt, const char *v)
+{
+	struct stat st;
+	double n = loadvalue(v);
+
+	if (n == LOAD_NONE && stat(v, &st) == 0 && S_ISREG(st.st_mode)) {
+		c->loadfile = v;
+		if ((n = loadfile_read(v)) == LOAD_UNREAD)
+			badusage("%s %s: cannot read the file: %s", opt, v,
+			    strerror(errno));
+		if (n == LOAD_NONE)
+			badvalue(opt, v, "holds no load (N, N%, +N, -N)");
+	}
+	if (n == LOAD_NONE)
+		badvalue(opt, v, "is not a load (N, N%, +N, -N) or a file "
+		    "that holds one");
+	if (n == LOAD_ZERO)
 		badvalue(opt, v, "is not more than 0: no job could start");
 	c->maxload = n;
 	c->loadspec = v;

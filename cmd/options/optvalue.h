@@ -88,8 +88,23 @@ void setresults(struct config *c, const char *opt, const char *v);
 /* --memfree SIZE, with GNU parallel's units (k 1000, K 1024, ...). */
 void setmemfree(struct config *c, const char *opt, const char *v);
 
-/* --load N, N% of the CPUs, +N or -N more or fewer than the CPUs. */
+/* --load N, N% of the CPUs, +N or -N more or fewer than the CPUs; or a
+ * file that holds one of these (GNU parallel's), read again by the run
+ * when it changes (run/gates.c). */
 void setload(struct config *c, const char *opt, const char *v);
+
+/* What loadvalue() and loadfile_read() return for no load, a load not
+ * more than 0, and a file that cannot be read (errno says why). */
+#define LOAD_NONE	(-1.0)
+#define LOAD_ZERO	(-2.0)
+#define LOAD_UNREAD	(-3.0)
+
+/* The load v says in --load's forms, or LOAD_NONE or LOAD_ZERO. */
+double loadvalue(const char *v);
+
+/* The load the file path holds, blanks around it left out; or LOAD_NONE,
+ * LOAD_ZERO or LOAD_UNREAD. */
+double loadfile_read(const char *path);
 
 /* --timeout DUR or N% (of the median runtime of successful jobs). */
 void settimeout(struct config *c, const char *opt, const char *v);

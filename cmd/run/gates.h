@@ -10,6 +10,7 @@
 
 #include "options/config.h"
 
+struct gates_load;
 struct wspx__jobserver;
 struct wspx__output;
 
@@ -25,5 +26,16 @@ void gates_check(const struct config *c);
  * out. */
 void gates_waiting(const struct config *c, struct wspx__output *out,
     bool memory, double value);
+
+/* With --load FILE, what reads its limit again when the file changes
+ * (warnings go to out); NULL without one. */
+struct gates_load *gates_load_new(const struct config *c,
+    struct wspx__output *out);
+
+void gates_load_free(struct gates_load *g);
+
+/* The limit now: the file's, read again if it changed since; if it no
+ * longer holds a load, the last one, with a warning.  Any thread. */
+double gates_load_limit(struct gates_load *g);
 
 #endif /* WSPX_GATES_H */

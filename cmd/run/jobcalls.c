@@ -251,9 +251,17 @@ waiting(void *ctx, bool memory, double value)
 	gates_waiting(r->c, r->out, memory, value);
 }
 
+static double
+maxload(void *ctx)
+{
+	struct run *r = ctx;
+
+	return r->load != NULL ? gates_load_limit(r->load) : r->c->maxload;
+}
+
 const struct wspx__exec_ops jobcalls = {
 	.prepare = prepare, .lost = lost, .ran = ran, .started = started,
 	.cannotstart = cannotstart,
 	.ended = ended, .halted = halted, .waiting = waiting,
-	.finished = finished
+	.maxload = maxload, .finished = finished
 };

@@ -484,6 +484,7 @@ setup(struct run *r, struct config *c)
 	}
 	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
 	    strcmp(c->events, "-") == 0);
+	r->load = gates_load_new(c, r->out);
 	startexec(r);
 	startstatus(r);
 	signals_start(r->signals, r->x, r->out, r->running, r->rep.trace);
@@ -567,6 +568,7 @@ teardown(struct run *r)
 	resume_free(r->resume);
 	wspx__results_free(r->results);
 	wspx__jobserver_free(r->jobserver);
+	gates_load_free(r->load);
 	wspx__output_free(r->out);
 	running_free(r->running);
 	commands_free(r->cmds);

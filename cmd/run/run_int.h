@@ -38,6 +38,7 @@ struct run {
 	struct reports rep;	/* reports of each job, and at the end */
 	struct wspx__results *results; /* --results, or NULL */
 	struct wspx__jobserver *jobserver; /* make's, or --jobserver's */
+	struct gates_load *load; /* --load FILE, or NULL */
 	bool halted;		/* the halt policy was met */
 	struct signals *signals; /* the signal thread */
 	struct placing placing;	/* where jobs run: -S, --slurm, here */

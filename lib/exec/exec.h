@@ -158,6 +158,10 @@ struct wspx__exec_ops {
 	 * time that gate closes, on the thread of a waiting job; may be
 	 * NULL. */
 	void (*waiting)(void *ctx, bool memory, double value);
+	/* The load limit now, when it may change during the run (GNU
+	 * parallel's --load FILE), read before each start while max_load is
+	 * not 0; on any thread, possibly several at once.  NULL: max_load. */
+	double (*maxload)(void *ctx);
 	/* job is over: ran, failed to start, or was skipped by a stop (then
 	 * result.started is false and result.error is -ECANCELED).  Called
 	 * once, on the blocking thread that ran it (or, if it never reached

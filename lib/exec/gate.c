@@ -36,7 +36,7 @@ static bool
 gatesopen(const struct wspx__exec *x, bool *memory, double *have)
 {
 	uint64_t avail;
-	double load;
+	double load, limit;
 
 	if (x->o.memfree > 0 && wspx__sysload_memavailable(&avail) == 0 &&
 	    avail < x->o.memfree) {
@@ -44,8 +44,11 @@ gatesopen(const struct wspx__exec *x, bool *memory, double *have)
 		*have = (double)avail;
 		return false;
 	}
-	if (x->o.max_load > 0 && wspx__sysload_loadavg(&load) == 0 &&
-	    load >= x->o.max_load) {
+	if (x->o.max_load == 0)
+		return true;
+	limit = x->o.ops->maxload != NULL ? x->o.ops->maxload(x->o.ctx) :
+	    x->o.max_load;
+	if (wspx__sysload_loadavg(&load) == 0 && load >= limit) {
 		*memory = false;
 		*have = load;
 		return false;

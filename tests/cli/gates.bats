@@ -3,6 +3,7 @@
 # its client under make -jN, and as its server with --jobserver).
 
 load helper
+load gnu
 
 # A job that counts the jobs running at once: each holds a file in
 # running/ while it runs and appends how many it saw to peaks.
@@ -98,6 +99,32 @@ loadabove() {
 	[ "$output" = a ]
 	run "$WSPX" --load +10 echo ::: b
 	[ "$output" = b ]
+}
+
+@test "--load FILE: the limit the file holds, read again when it changes, as GNU parallel's" {
+	echo 1000% > limit
+	IN=/dev/null same -k --load limit echo ::: a b
+	[ "$(cat wspx.out)" = "$(printf 'a\nb')" ]
+	if ! loadabove 0.05; then
+		for i in 1 2; do timeout 60 sh -c 'while :; do :; done' & done
+		waituntil loadabove 0.05
+	fi
+	echo 0.01 > limit
+	"$WSPX" --load limit 'touch ran' ::: a 2> err &
+	pid=$!
+	waituntil grep -q 'waiting to start jobs' err
+	# a file that no longer holds a load: a warning, the limit stays
+	echo soon > limit
+	waituntil grep -q 'holds no load' err
+	[ ! -e ran ]
+	echo 1000000 > limit
+	wait "$pid"
+	pkill -f 'while :; do :; done' || :
+	[ -e ran ]
+	grep -q "^wspx: --load limit: holds no load (N, N%, +N, -N): the limit stays 0.01$" err
+	run "$WSPX" --load nosuch true ::: a
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--load: 'nosuch' is not a load (N, N%, +N, -N) or a file that holds one"* ]]
 }
 
 @test "jobserver client: make -j2 around wspx -j8 never runs more than 2 jobs" {
