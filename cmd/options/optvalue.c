@@ -44,7 +44,9 @@ parsecount(const char *opt, const char *s, unsigned long long max)
 unsigned long long
 parsecount0(const char *opt, const char *s, unsigned long long max)
 {
-	return strcmp(s, "0") == 0 ? 0 : parsecount(opt, s, max);
+	if (*s < '0' || *s > '9' || s[strspn(s, "0123456789")] != '\0')
+		badvalue(opt, s, "is not a whole number (0 or more)");
+	return s[strspn(s, "0")] == '\0' ? 0 : parsecount(opt, s, max);
 }
 
 void

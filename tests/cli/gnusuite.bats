@@ -32,6 +32,9 @@ replace curlies" ]
 	IN=in same -k -n 0 -N 2 echo x
 	[ "$(cat wspx.out)" = "$(printf 'x 1 2\nx 3')" ]
 	IN=in same -k -N 1 -n 0 echo x
+	# 000 is 0 too
+	IN=in same -k -n 000 echo x
+	IN=in same -k -N 00 echo x
 }
 
 # A joblog's rows with the times (Starttime, JobRuntime) blanked.

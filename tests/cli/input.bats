@@ -125,6 +125,12 @@ load helper
 	run "$WSPX" -n -1 echo ::: x
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"-n: '-1' is not a"* ]]
+	# (0 is taken: the message says so)
+	for v in -1 0x 1.5; do
+		run "$WSPX" -N "$v" echo ::: x
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"-N: '$v' is not a whole number (0 or more)"* ]]
+	done
 }
 
 @test "input is read lazily: jobs start before the input ends" {
