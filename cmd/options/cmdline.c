@@ -216,6 +216,13 @@ cmdline_finish(struct config *c, int argc, char **argv, int first)
 		badusage("%s is for job files (see " PROGNAME "(5))", c->json ?
 		    "--json" : c->quiet ? "--quiet" : c->watch ? "--watch" :
 		    "--explain");
+	/* (--tty: one job at a time, its output straight out, unless told
+	 * otherwise, as GNU parallel's) */
+	if (c->tty && c->remote.jobsspec == NULL)
+		c->jobs = 1;
+	if (c->tty && !c->modeset && !c->keep && !c->tag &&
+	    c->tagstring == NULL)
+		c->mode = WSPX_OUT_UNGROUP;
 	if (c->mode == WSPX_OUT_UNGROUP && c->keep)
 		conflict("-u and -k", "ungrouped output has no order");
 	if (c->mode == WSPX_OUT_UNGROUP && (c->tag || c->tagstring != NULL))

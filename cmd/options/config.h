@@ -63,6 +63,8 @@ struct config {
 	const char **profiles;	/* -J NAMEs */
 	size_t nprofiles;
 	bool noprofiles;	/* --plain: no profile, no $PARALLEL */
+	bool tty;		/* --tty: the jobs' stdin is the terminal */
+	bool modeset;		/* -g, --lb or -u was given */
 	bool jobserver;		/* --jobserver */
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;

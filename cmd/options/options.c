@@ -30,7 +30,7 @@ enum optid {
 	O_INTERVAL, O_TOTAL, O_STATS, O_METRICS, O_EVENTS, O_TRACE, O_JOBLOG,
 	O_RESUME, O_RESUMEFAILED, O_RETRYFAILED, O_RETRIES, O_RETRYDELAY,
 	O_TIMEOUT, O_HALT, O_DELAY, O_RESULTS, O_ETA, O_MEMFREE, O_LOAD,
-	O_NICE, O_PROFILE, O_PLAIN,
+	O_NICE, O_PROFILE, O_PLAIN, O_TTY,
 	O_JOBSERVER, O_FORCE, O_WILLCITE, O_MULTI, O_CONTEXT, O_XARGS,
 	O_MAXCHARS, O_EXIT, O_SHOWLIMITS, O_MAXLINES, O_MAXLINESOPT,
 	O_MAXREPL, O_EOF, O_EOFOPT, O_ARGSEP, O_ARGFILESEP, O_LINK, O_PIPE,
@@ -196,6 +196,8 @@ static const struct option {
 	{ 'J', "profile", "NAME", O_PROFILE, "read options from profile NAME "
 	    "(~/.parallel/NAME)" },
 	{ 0, "plain", NULL, O_PLAIN, "read no profile and not $PARALLEL" },
+	{ 'T', "tty", NULL, O_TTY, "give the jobs the terminal as stdin "
+	    "(with -j1 -u unless given)" },
 	{ 0, "jobserver", NULL, O_JOBSERVER, "share -j with the jobs' make "
 	    "through a jobserver (MAKEFLAGS)" },
 	{ 0, "pipe", NULL, O_PIPE, "cut stdin into blocks of records, each "
@@ -354,6 +356,7 @@ inputonly(enum optid id)
 	case O_REGEXP: case O_HEADER: case O_ROUNDROBIN: case O_CAT:
 	case O_FIFO: case O_PLUS: case O_FILES: case O_TRANSFERFILE:
 	case O_TRANSFER: case O_RETURN: case O_CLEANUP: case O_TRC:
+	case O_TTY:
 		return true;
 	default:
 		return false;
@@ -531,9 +534,10 @@ apply(struct config *c, const struct option *o, const char *as,
 		c->remote.jobsspec = v;
 		break;
 	case O_NORUNEMPTY:	c->skipblank = true; break;
-	case O_GROUP:		c->mode = WSPX_OUT_GROUP; break;
-	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; break;
-	case O_UNGROUP:		c->mode = WSPX_OUT_UNGROUP; break;
+	case O_GROUP:		c->mode = WSPX_OUT_GROUP; c->modeset = true; break;
+	case O_LINEBUF:		c->mode = WSPX_OUT_LINES; c->modeset = true; break;
+	case O_UNGROUP:		c->mode = WSPX_OUT_UNGROUP; c->modeset = true;
+				break;
 	case O_KEEP:		c->keep = true; break;
 	case O_TAG:		c->tag = true; break;
 	case O_TAGSTRING:	settagstring(c, as, v); break;
@@ -577,6 +581,7 @@ apply(struct config *c, const struct option *o, const char *as,
 	case O_PROFILE:		addname(&c->profiles, &c->nprofiles,
 				    nonempty(as, v)); break;
 	case O_PLAIN:		c->noprofiles = true; break;
+	case O_TTY:		c->tty = true; break;
 	case O_JOBSERVER:	c->jobserver = true; break;
 	case O_FORCE:		c->force = true; break;
 	case O_EXPLAIN:		c->explain = true; break;

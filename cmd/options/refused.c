@@ -36,7 +36,7 @@ static const struct refused {
 	    "usecoresinsteadofthreads|use-cpus-instead-of-cores|"
 	    "usecpusinsteadofcores", "-j counts the hardware threads wspx "
 	    "may run on (nproc)" },
-	{ "tmux|tmux-pane|tmuxpane|open-tty|tty|interactive|ctrl-c|ctrlc|"
+	{ "tmux|tmux-pane|tmuxpane|open-tty|interactive|ctrl-c|ctrlc|"
 	    "no-ctrl-c|no-ctrlc|noctrlc", "jobs never get a terminal of their "
 	    "own from wspx" },
 	{ "parens|rpl|extensionreplace|er|basenamereplace|bnr|"
@@ -69,7 +69,7 @@ static const struct {
 	char c;
 	const char *as;
 } shorts[] = { { 'B', "basefile" }, { 'o', "open-tty" },
-    { 'T', "tty" }, { 'p', "interactive" },
+    { 'p', "interactive" },
     { 'D', "debug" }, { 'U', "extensionreplace" }, { 'Y', "shebang" }};
 
 /* Whether names (a '|' list) has name[0..n), whole or (prefix) as the

@@ -303,6 +303,7 @@ startexec(struct run *r)
 	xo.nice = r->c->nice;
 	xo.halt = r->c->halt;
 	xo.in_fd = r->devnull;
+	xo.samegroup = r->c->tty;
 	xo.env = environ;
 	signals_inherited(r->signals, &xo.ignore, &xo.mask);
 	xo.output = r->out;
@@ -447,7 +448,16 @@ setup(struct run *r, struct config *c)
 	 * wspx was started with back). */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	if ((r->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+	/* (--tty without a terminal, as under cron: GNU parallel runs the
+	 * jobs all the same; wspx says so) */
+	if (c->tty && (r->devnull = open("/dev/tty", O_RDONLY |
+	    O_CLOEXEC)) < 0) {
+		warn("--tty: no terminal to give the jobs (/dev/tty: %s): "
+		    "their stdin is /dev/null", strerror(errno));
+		c->tty = false;
+	}
+	if (!c->tty && (r->devnull = open("/dev/null", O_RDONLY |
+	    O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
 	io.wakefd = signals_wakefd(r->signals);
 	if (c->resume != RESUME_NONE)

@@ -149,6 +149,7 @@ spawnjob(struct wspx__exec *x, struct slot *s, struct wspx__execjob *job,
 	spec.argv = cmd->argv;
 	spec.envp = cmd->envp != NULL ? cmd->envp : s->envp;
 	spec.dir = cmd->dir;
+	spec.samegroup = x->o.samegroup;
 	spec.renice = x->o.renice;
 	spec.nice = x->o.nice;
 	spec.search = cmd->file == NULL && cmd->search;

@@ -201,6 +201,8 @@ struct wspx__exec_opts {
 	int64_t grace_ns;		/* from SIGTERM to SIGKILL, for a
 					 * timeout and a halt now */
 	int64_t delay_ns;		/* at least this between starts */
+	bool samegroup;			/* jobs stay in the caller's process
+					 * group, to read its terminal */
 	bool renice;			/* start jobs at niceness nice */
 	int nice;
 	uint64_t memfree;		/* start no job while less memory is

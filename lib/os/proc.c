@@ -216,7 +216,7 @@ childsetup(const struct child *c)
 	int err;
 
 	childsignals(c);
-	if ((err = sys(syscall(SYS_setpgid, 0, 0))) != 0)
+	if (!s->samegroup && (err = sys(syscall(SYS_setpgid, 0, 0))) != 0)
 		return err;
 	if (s->renice)
 		(void)syscall(SYS_setpriority, PRIO_PROCESS, 0, s->nice);
@@ -436,7 +436,11 @@ wspx__proc_reap(pid_t pid, int *status)
 int
 wspx__proc_signal_group(pid_t pid, int sig)
 {
-	return kill(-pid, sig) == 0 ? 0 : -errno;
+	/* (a job that stayed in our group (samegroup) leads none: then it
+	 * alone; its pid is not reused either until it is reaped) */
+	if (kill(-pid, sig) == 0 || (errno == ESRCH && kill(pid, sig) == 0))
+		return 0;
+	return -errno;
 }
 
 int

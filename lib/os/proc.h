@@ -25,6 +25,9 @@ struct wspx__proc_spec {
 	const sigset_t *ignore;	/* signals it keeps ignored, or NULL */
 	const sigset_t *mask;	/* its signal mask; NULL: none blocked */
 	const char *dir;	/* the directory it starts in, or NULL */
+	bool samegroup;		/* stay in the caller's process group, as
+				 * a job that reads the terminal must
+				 * (then signals reach it alone) */
 	bool renice;		/* set its niceness to nice (a failure,
 				 * such as lowering it unprivileged, is
 				 * ignored: it keeps ours) */
@@ -53,8 +56,9 @@ int wspx__proc_exited(pid_t pid, bool block);
  * status).  Returns 0 or a negative errno value. */
 int wspx__proc_reap(pid_t pid, int *status);
 
-/* Send sig to the process group led by pid.  Returns 0 or a negative errno
- * value (-ESRCH once the group is empty). */
+/* Send sig to the process group led by pid, or to pid alone if it leads
+ * none (it stayed in ours: samegroup); pid must not have been reaped.
+ * Returns 0 or a negative errno value (-ESRCH once it is all gone). */
 int wspx__proc_signal_group(pid_t pid, int sig);
 
 /* Open a pipe whose two ends are close-on-exec.  Returns 0 or -errno. */

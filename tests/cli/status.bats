@@ -3,6 +3,7 @@
 # a pane, capture-pane reads the screen and its scrollback.
 
 load helper
+load gnu
 
 tm() {
 	tmux -S "$BATS_TEST_TMPDIR/tmux.sock" "$@"
@@ -149,4 +150,40 @@ startpane() {
 	tm capture-pane -p -S - -E - > all
 	grep -q '^got a$' all
 	[ "$(grep -c 'from the terminal' all)" -eq 0 ]
+}
+
+# Run "$who --tty ARGS" in a pane: two jobs that each read a line of
+# the terminal and say what they read and which process group they are in
+# against the terminal's foreground group; the lines typed are a and b.
+ttyrun() {
+	TERM=xterm tm new-session -d -x 120 -y 12 \
+	    "$* 'read x; echo \"got:\$x:{}\"; ps -o pgid=,tpgid= -p \$\$' ::: 1 2; echo \$? > status; sleep 600"
+	# (typed ahead, a line waits in the terminal until a job reads it)
+	tm send-keys 'a' Enter
+	waituntil panehas '^got:a:1$'
+	tm send-keys 'b' Enter
+	waitfile status 30
+	tm capture-pane -p -S - -E - > all
+	tm kill-server
+	rm status
+}
+
+@test "--tty: each job reads the terminal, one at a time, in the terminal's foreground group, as with GNU parallel" {
+	needtmux
+	command -v ps > /dev/null || skip "ps is not installed"
+	needgnu
+	local who
+	for who in parallel "'$WSPX'"; do
+		ttyrun "$who" --tty
+		grep -q '^got:a:1$' all
+		grep -q '^got:b:2$' all
+		# the job is in the group that owns the terminal
+		[ "$(awk 'NF == 2 && $1 == $2' all | wc -l)" -eq 2 ]
+	done
+	# without --tty, stdin is /dev/null: a read gets nothing
+	TERM=xterm tm new-session -d -x 120 -y 12 \
+	    "'$WSPX' 'read x; echo \"got:\$x:{}\"' ::: 1; echo \$? > status; sleep 600"
+	waitfile status 30
+	tm capture-pane -p -S - -E - > all
+	grep -q '^got::1$' all
 }
