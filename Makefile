@@ -101,7 +101,8 @@ CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
 	cmd/report/resume.h cmd/report/running.h cmd/report/stats.h \
 	cmd/report/status.h cmd/review/critpath.h cmd/review/review.h \
 	cmd/review/runlog.h cmd/review/runlog_int.h cmd/review/timeline.h \
-	cmd/options/cmdline.h cmd/options/config.h cmd/options/options.h \
+	cmd/options/cmdline.h cmd/options/config.h cmd/options/optable.h \
+	cmd/options/options.h cmd/options/usage.h \
 	cmd/options/optvalue.h cmd/options/profile.h cmd/options/refused.h cmd/run/gates.h \
 	cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
 	cmd/graph/graphrun.h cmd/graph/jobfilecmd.h \
@@ -120,7 +121,8 @@ CMDLIBOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/report/running.o cmd/report/stats.o cmd/report/status.o \
 	cmd/report/trace.o cmd/review/critpath.o cmd/review/jsonlog.o \
 	cmd/review/review.o cmd/review/runlog.o cmd/review/timeline.o \
-	cmd/options/cmdline.o cmd/options/options.o cmd/options/optvalue.o \
+	cmd/options/cmdline.o cmd/options/optable.o cmd/options/options.o \
+	cmd/options/optvalue.o cmd/options/usage.o \
 	cmd/options/profile.o cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \

@@ -23,32 +23,72 @@ FISHCOMP=$DOCS/completions/wspx.fish
 # word ("-iSTR", "--replace=STR"), does not.  Every spelling of an option
 # is an option name; only the SYNOPSIS leaves out the other spellings.
 
-# --help: the option column of the lines that start with "  -" or "   --",
-# up to the value's name (FILE, N, ...) or the description, with an
-# optional value ("--replace[=STR]") left out.  With the second argument
-# "primary", not the lines that give another spelling of an option.  Those
-# of `wspx report --help` too, unless MAINHELP is set.
-help_options() {
+# --help's entries, one a line: "value" if the option takes a value in the
+# next word ("-" if not), then its names.  --help has an entry for each
+# option, its names on lines that start with "  -" or "      --", up to two
+# spaces (the help), a line ending in a comma going on with the next
+# ("  -j, --jobs, -P, --max-procs, --maxprocs N   run N jobs..."); the
+# value's name (FILE, N, ...) follows the last name, and an optional value
+# ("--replace[=STR]") is left out.  Those of `wspx report --help` too,
+# unless MAINHELP is set.
+help_entries() {
 	{
 		"$WSPX" --help
 		[ -n "${MAINHELP:-}" ] || "$WSPX" report --help
-	} | awk -v want="$1" -v kind="$2" '
-	/^ +-/ {
-		n = 0
-		for (i = 1; i <= NF; i++) {
-			w = $i
-			sub(/,$/, "", w)
-			sub(/\[=[A-Z]+\]$/, "", w)
-			if (w !~ /^-/)
-				break
-			names[++n] = w
+	} | awk '
+	/^(  -|      --)/ {
+		names = $0
+		sub(/^ +/, "", names)
+		sub(/  .*/, "", names)
+		n = split(names, w, / +/)
+		for (i = 1; i <= n; i++) {
+			if (w[i] ~ /^[A-Z]+$/)
+				valued = 1
+			if (w[i] !~ /^-/)
+				continue
+			sub(/,$/, "", w[i])
+			sub(/\[=?[A-Z]+\]$/, "", w[i])
+			entry = entry " " w[i]
 		}
-		valued = i <= NF && $i ~ /^[A-Z]+$/
-		if (kind == "primary" && $0 ~ / another spelling of -/)
+		if (names ~ /,$/)
 			next
-		for (k = 1; k <= n; k++)
-			if (want != "value" || valued)
-				print names[k]
+		print (valued ? "value" : "-") entry
+		entry = ""
+		valued = 0
+	}'
+}
+
+# --help: the option names, one a line; with the argument "value", only
+# those of the options that take a value in the next word.  With the
+# second argument "primary", only the first short and the first long name
+# of each option (the other spellings follow them).
+help_options() {
+	help_entries | awk -v want="$1" -v kind="$2" '
+	want == "value" && $1 != "value" { next }
+	{
+		short = long = 0
+		for (i = 2; i <= NF; i++) {
+			islong = $i ~ /^--/
+			if (kind == "primary" && (islong ? long : short))
+				continue
+			print $i
+			if (islong)
+				long = 1
+			else
+				short = 1
+		}
+	}'
+}
+
+# Print each line of stdin with its words sorted: an option's names in
+# an order that does not depend on the place.
+sortwords() {
+	awk '{
+		for (i = 2; i <= NF; i++)
+			for (k = i; k > 1 && $(k - 1) > $k; k--) {
+				t = $k; $k = $(k - 1); $(k - 1) = t
+			}
+		print
 	}'
 }
 
@@ -69,6 +109,24 @@ man_options() {
 				sub(/[,;.]$/, "", w)
 				print "-" w
 			}
+	}' "$MAN"
+}
+
+# wspx(1): the .It lines of the options in DESCRIPTION, one a line, with
+# their .Fl names only ("-a --arg-file --argfile").
+man_entries() {
+	awk '
+	/^\.Sh / { indesc = $2 == "DESCRIPTION" }
+	indesc && /^\.It Fl / {
+		gsub(/\\-/, "-")
+		entry = ""
+		for (i = 2; i < NF; i++)
+			if ($i == "Fl") {
+				w = $(i + 1)
+				sub(/[,;.]$/, "", w)
+				entry = entry (entry == "" ? "" : " ") "-" w
+			}
+		print entry
 	}' "$MAN"
 }
 
@@ -210,6 +268,62 @@ compare() {
 	grep -qx -- --keep-order primary
 	run grep -qx -- --keeporder primary
 	[ "$status" -eq 1 ]
+	# the spellings on their option's line, names that wrap included
+	help_entries > entries
+	grep -qx -- 'value -j --jobs -P --max-procs --maxprocs' entries
+	grep -qx -- '- -k --keep-order --keeporder' entries
+	grep -qx -- '- -i --replace' entries
+	grep -qx -- 'value --transfer-file --transferfile --tf'` \
+	    `' --transfer-files --transferfiles' entries
+}
+
+@test "each option of wspx(1) is in --help once, all its spellings on its line" {
+	# (report --help's -h, --help is wspx --help's)
+	help_entries | cut -d' ' -f2- | sortwords | sort -u > help.entries
+	man_entries | sortwords | sort > man.entries
+	[ -s help.entries ]
+	if ! cmp -s help.entries man.entries; then
+		echo "the options differ between wspx --help and man/wspx.1:" >&2
+		diff help.entries man.entries | grep '^[<>]' |
+		    sed 's/^</  --help:/; s/^>/  wspx(1):/' >&2
+		return 1
+	fi
+	# (each spelling once)
+	MAINHELP=1 help_options | sort | uniq -d > twice
+	cat twice
+	[ ! -s twice ]
+}
+
+@test "every line of wspx --help and wspx run --help fits in 80 columns" {
+	for help in "" run report; do
+		run "$WSPX" $help --help
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -gt 5 ]
+		printf '%s\n' "$output" | awk -v h="wspx${help:+ $help} --help" '
+		    length > 80 { print h ": " length " columns: " $0; bad = 1 }
+		    END { exit bad }' >&2
+	done
+}
+
+@test "wspx --help ends with three examples; wspx run --help with a job file's" {
+	run "$WSPX" --help
+	sed -n '/^Examples:$/,/^$/p' <<< "$output" | grep '^  ' > examples
+	cat examples
+	[ "$(wc -l < examples)" -eq 3 ]
+	grep -q '| wspx ' examples
+	grep -q 'wspx -k .* ::: ' examples
+	grep -q 'wspx run ' examples
+	run "$WSPX" run --help
+	sed -n '/^Examples:$/,/^$/p' <<< "$output" | grep '^  ' > examples
+	[ "$(wc -l < examples)" -eq 3 ]
+	! grep -v '^  wspx run' examples
+	# what it says of job files: the default file, the jobs named,
+	# the variables, options after FILE, and the job files' options
+	grep -q 'wspx.yml or wspx.yaml' <<< "$output"
+	grep -q 'JOB\.\.\.: only these jobs' <<< "$output"
+	grep -q 'NAME=VALUE: a variable' <<< "$output"
+	grep -q 'after FILE too' <<< "$output"
+	grep -q '^Job files' <<< "$output"
 }
 
 @test "wspx(1) documents exactly the options of --help" {
