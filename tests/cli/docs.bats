@@ -316,7 +316,7 @@ compare() {
 	run "$WSPX" run --help
 	sed -n '/^Examples:$/,/^$/p' <<< "$output" | grep '^  ' > examples
 	[ "$(wc -l < examples)" -eq 3 ]
-	! grep -v '^  wspx run' examples
+	! grep -v '^  wspx run' examples || false
 	# what it says of job files: the default file, the jobs named,
 	# the variables, options after FILE, and the job files' options
 	grep -q 'wspx.yml or wspx.yaml' <<< "$output"
