@@ -50,6 +50,23 @@ push(struct words *w, char *s)
 	w->v[w->n] = NULL;
 }
 
+/* The words read, and the argv made of them, for the run's whole life:
+ * the configuration and the command point into them. */
+static struct words kept;
+
+/* Keep w's words; free w's array. */
+static void
+keep(struct words *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		push(&kept, w->v[i]);
+	free(w->v);
+	w->v = NULL;
+	w->n = w->cap = 0;
+}
+
 /* One quoted piece of s, from the quote at *p, appended to word; *p moves
  * past the closing quote.  Inside "", a backslash takes the next byte as
  * it is; inside '', a backslash and the next byte stay as they are (so \'
@@ -163,6 +180,7 @@ readprofile(struct config *c, const char *path, struct words *lead)
 		fatal("cannot read %s:", path);
 	free(line);
 	fclose(f);
+	keep(&w);
 	return true;
 }
 
@@ -262,7 +280,11 @@ readall(struct config *c, const char *const *names, size_t nnames,
 			    "column %zu", col);
 		if (env.n > 0)
 			parsewords(c, &env, 0, "$PARALLEL", lead);
+		keep(&env);
 	}
+	for (i = 0; i < dirs.n; i++)
+		free(dirs.v[i]);
+	free(dirs.v);
 }
 
 char **
@@ -289,6 +311,8 @@ profile_options(struct config *c, int *argc, char **argv, int *first)
 		push(&out, lead.v[i]);
 	for (i = *first; i < *argc; i++)
 		push(&out, argv[i]);
+	free(lead.v);	/* (its words are kept) */
 	*argc = (int)out.n;
+	push(&kept, (char *)out.v);
 	return out.v;
 }
