@@ -384,6 +384,7 @@ install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(DATADIR)/bash-completion/completions \
 	    $(DESTDIR)$(DATADIR)/zsh/site-functions \
 	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d
@@ -398,6 +399,7 @@ install: all
 	cp -f man/wspx.1 $(DESTDIR)$(MANDIR)/man1/wspx.1
 	cp -f man/libwspx.3 $(DESTDIR)$(MANDIR)/man3/libwspx.3
 	cp -f man/wspx.5 $(DESTDIR)$(MANDIR)/man5/wspx.5
+	cp -f man/wspx-tutorial.7 $(DESTDIR)$(MANDIR)/man7/wspx-tutorial.7
 	cp -f completions/wspx.bash \
 	    $(DESTDIR)$(DATADIR)/bash-completion/completions/wspx
 	cp -f completions/_wspx $(DESTDIR)$(DATADIR)/zsh/site-functions/_wspx
@@ -415,6 +417,7 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man1/wspx.1 \
 	    $(DESTDIR)$(MANDIR)/man3/libwspx.3 \
 	    $(DESTDIR)$(MANDIR)/man5/wspx.5 \
+	    $(DESTDIR)$(MANDIR)/man7/wspx-tutorial.7 \
 	    $(DESTDIR)$(DATADIR)/bash-completion/completions/wspx \
 	    $(DESTDIR)$(DATADIR)/zsh/site-functions/_wspx \
 	    $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wspx.fish

@@ -2,14 +2,21 @@
 # The documentation against the program: `wspx --help`, the option list of
 # wspx(1) and the bash, zsh and fish completions name exactly the same
 # options, and the same ones take a value; the manual page is clean for
-# mandoc; the completions load and complete what they should.
+# mandoc; the completions load and complete what they should; every
+# example of the README runs (the tutorial's are tutorial.bats's).
 #
 # WSPX_DOCS may name another tree holding man/ and completions/ (to try
 # the checks on a copy); WSPX another wspx.  The README's example runs
 # from that tree too.
 
 load helper
+load services
 bats_require_minimum_version 1.5.0
+
+# The sshd that the README's remote examples start, if any.
+teardown() {
+	stop_sshd
+}
 
 DOCS=$(cd "${WSPX_DOCS:-$BATS_TEST_DIRNAME/../..}" && pwd)
 MAN=$DOCS/man/wspx.1
@@ -464,6 +471,7 @@ firststeps() {
 	bash -c "${step[0]}" > /dev/null
 	[ -x "$HOME/.local/bin/wspx" ]
 	[ -f "$HOME/.local/share/man/man1/wspx.1" ]
+	[ -f "$HOME/.local/share/man/man7/wspx-tutorial.7" ]
 	[ "$(command -v wspx)" = "$HOME/.local/bin/wspx" ]
 	run bash -c "${step[1]}"
 	[ "$status" -eq 0 ]
@@ -487,4 +495,197 @@ firststeps() {
 	grep -q 'The cost of a job here' scale
 	grep -q 'Jobs per second' scale
 	grep -q 'Where it stops' scale
+}
+
+# The README's examples: every line of its indented code blocks, and the
+# GNU parallel table's wspx column, as "KIND<TAB>line" (KIND I for a code
+# line, T for the table), comments left out.  A code line that ends with
+# a backslash is joined to the next, as the shell joins them.
+readme_examples() {
+	awk '
+	/^```/ { fence = !fence; next }
+	fence { next }
+	/^    / && (prev ~ /^$/ || incode) {
+		incode = 1
+		l = substr($0, 5)
+		sub(/  +#.*/, "", l)
+		if (held != "") {
+			sub(/^ +/, "", l)
+			l = held l
+			held = ""
+		}
+		if (l ~ /\\$/) {
+			sub(/\\$/, "", l)
+			held = l
+			prev = $0
+			next
+		}
+		print "I\t" l
+		prev = $0
+		next
+	}
+	{ incode = 0 }
+	/^\|/ {
+		line = $0
+		gsub(/\\\|/, "\001", line)
+		n = split(line, c, "|")
+		cell = c[n - 1]
+		if (match(cell, /`[^`]*`/)) {
+			cmd = substr(cell, RSTART + 1, RLENGTH - 2)
+			gsub(/\001/, "|", cmd)
+			if (cmd != "wspx")
+				print "T\t" cmd
+		}
+	}
+	{ prev = $0 }' "$DOCS/README.md"
+}
+
+# Why a README example does not run here, or nothing if it does.
+readme_notrun() {
+	case $1 in
+	'make example' | 'make check')
+		echo "the developer targets: the whole build and test suite" ;;
+	'make install PREFIX='* | 'seq 3 | wspx -k echo line' | \
+	    'wspx run examples/build/jobs.yaml')
+		echo "run by the tests of the first steps and the job graph" ;;
+	'wspx --memfree 4G ...' | 'wspx --load 100% ...')
+		echo "waits for room that a loaded test machine may lack" ;;
+	'salloc '*)
+		echo "needs a Slurm allocation (slurm.bats runs --slurm)" ;;
+	'kill -USR1 PID')
+		echo "needs a running wspx (usr1.bats sends SIGUSR1)" ;;
+	'wspx 8/32 25% |'*)
+		echo "the status line shown, not a command" ;;
+	*)
+		return 1 ;;
+	esac
+}
+
+# Make, in the current directory, the files and programs that the
+# README's examples name: cmds.txt, logs, images (and a convert that
+# copies), C files, big, tests/ with ./t, hosts/ with ./check, make
+# projects a b c, and a copy of examples/ for those run from the top of
+# the tree.
+readme_fixture() {
+	mkdir -p bin tests hosts logs a b c src files mv
+	touch mv/a mv/b
+	echo one > files/one
+	echo two > files/two
+	printf '%s\n' 'echo one' 'echo two' > cmds.txt
+	cp cmds.txt cmds
+	echo log > one.log
+	echo log > logs/two.log
+	echo jpeg > photo.jpg
+	printf '#!/bin/sh\ncp "$1" "$2"\n' > bin/convert
+	printf 'int x;\n' > src/a.c
+	cp src/a.c main.c
+	seq 1000 > big
+	for f in tests/one tests/two hosts/h1 hosts/h2; do
+		echo "$f" > "$f"
+	done
+	printf '#!/bin/sh\necho "ran $1"\n' > t
+	cp t check
+	chmod +x bin/convert t check
+	for d in a b c; do
+		printf 'all:\n\t@echo made %s\n' "$d" > "$d/Makefile"
+	done
+	cp -R "$DOCS/examples" .
+	rm -rf examples/build/build examples/build/.*wspx-state
+}
+
+@test "the README's examples run, from the directory they imply" {
+	start_sshd
+	# host1, host2 and h of the table are the test sshd (services.bash)
+	{
+		printf 'Host host1 host2 h\n\tHostName 127.0.0.1\n'
+		printf '\tPort %s\n\tUser root\nHost *\n' "$SSH_PORT"
+		cat "$SSH_DIR/ssh_config"
+	} > "$SSH_DIR/readme_config"
+	export PARALLEL_SSH="ssh -F $SSH_DIR/readme_config"
+	unset GITHUB_ACTIONS
+	mkdir top && cd top
+	readme_fixture
+	mkdir "$BATS_TEST_TMPDIR/wbin"
+	ln -s "$WSPX" "$BATS_TEST_TMPDIR/wbin/wspx"
+	PATH=$BATS_TEST_TMPDIR/wbin:$PWD/bin:$PATH
+	readme_examples > examples.list
+	[ "$(wc -l < examples.list)" -ge 40 ]
+	local kind line cmd dir input ran=0
+	while IFS=$'\t' read -r kind line; do
+		case $line in
+		'$ '*) cmd=${line#\$ } ;;
+		'wspx '* | *'| wspx '* | 'make '* | 'salloc '* | 'kill '*)
+			cmd=$line ;;
+		*)	continue ;;	# output, or the layout's lines
+		esac
+		if why=$(readme_notrun "$cmd"); then
+			echo "not run: $cmd: $why"
+			continue
+		fi
+		# The table's commands without an input of their own read
+		# lines: a new file to gzip, an image, or else commands (for
+		# -k, --dry-run, -t, -v, -r, --results).
+		input=/dev/null
+		case $kind:$cmd in
+		T:*' ::: '* | T:*'|'* | T:*'<'* | T:*-a\ big*) ;;
+		T:*gzip*)
+			echo log > "new$ran.log"
+			echo "new$ran.log" > input
+			input=input ;;
+		T:*convert*) echo photo.jpg > input; input=input ;;
+		T:*) input=cmds.txt ;;
+		esac
+		# "..." stands for a command and its inputs
+		cmd=${cmd/%.../echo ::: x}
+		dir=.
+		case $cmd in
+		# the report of a run of the example build, in its directory
+		'wspx run jobs.yaml'* | 'wspx report'*) dir=examples/build ;;
+		# a directory of files to hash (sha256sum and md5sum fail
+		# on the directories that find also prints)
+		'find . -type f -print0 '*) dir=files ;;
+		# files a and b to rename (a b c here are make projects)
+		*'mv {} {}.bak ::: a b'*) dir=mv ;;
+		esac
+		case $cmd in
+		# the hosts ci1 and ci2 are not here: a dry run, which
+		# opens no connection, shows what would run
+		*ci1,ci2*) cmd=${cmd/wspx -S/wspx --dry-run -S} ;;
+		esac
+		echo "run in $dir: $cmd"
+		run --separate-stderr bash -c "cd $dir && $cmd" < "$input"
+		if [ "$status" -ne 0 ]; then
+			printf '%s\n' "status $status" "$output" "$stderr"
+			return 1
+		fi
+		ran=$((ran + 1))
+	done < examples.list
+	echo "$ran examples ran"
+	[ "$ran" -ge 40 ]
+	# what some of them made
+	[ -f photo.png ] && [ -f one.log.gz ] && [ -f out/1/stdout ]
+	[ -s examples/build/run.svg ]
+}
+
+# The README's example of a job graph and what it prints: every line it
+# shows is a line that wspx prints, from the top of the tree, with the
+# times and the counts of jobs over masked (independent jobs end in any
+# order).
+@test "the README's job graph prints the lines it shows" {
+	cp -R "$DOCS/examples" .
+	rm -rf examples/build/build examples/build/.*wspx-state
+	awk '/^    \$ wspx run examples\/build\/jobs.yaml/ { on = 1; next }
+	    on && !/^    / { exit }
+	    on { print substr($0, 5) }' "$DOCS/README.md" > shown
+	[ "$(wc -l < shown)" -ge 10 ]
+	"$WSPX" run examples/build/jobs.yaml > got 2>&1
+	mask() { sed -E 's/[0-9]+\.[0-9]+s$/TIME/; s/^\[[0-9]+\//[N\//'; }
+	mask < got > got.m
+	while IFS= read -r l; do
+		case $l in
+		...) continue ;;
+		*...*) grep -q "^${l%%...*}[0-9a-f]*${l#*...}\$" got.m ;;
+		*) grep -qxF -- "$(printf '%s\n' "$l" | mask)" got.m ;;
+		esac || { echo "not printed: $l" >&2; cat got >&2; return 1; }
+	done < shown
 }
