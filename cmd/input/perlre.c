@@ -159,12 +159,19 @@ struct cost {
 	size_t copies, optional;
 	size_t loops;		/* unbounded repetitions of what may match
 				 * nothing */
+	size_t nest;		/* the deepest nesting of repetitions that
+				 * may match nothing, as ((a?)?)? */
+	size_t loopnest;	/* the most such nesting under a loop of
+				 * what may match nothing, its copies
+				 * counted */
 	bool empty;		/* it may match nothing */
 	bool alt;		/* a group with '|' */
 	/* Of a group being read: */
 	bool restempty;		/* its branch before the last atom may
 				 * match nothing */
 	bool emptybranch;	/* a branch before this one may */
+	size_t restnest, restloopnest;	/* nest and loopnest before the
+					 * last atom */
 };
 
 /* The atom c after to, what has been read of a group's branch. */
@@ -174,6 +181,11 @@ addcost(struct cost *to, const struct cost *c)
 	to->copies = capped(to->copies + c->copies);
 	to->optional = capped(to->optional + c->optional);
 	to->loops = capped(to->loops + c->loops);
+	to->restnest = to->nest;
+	to->restloopnest = to->loopnest;
+	to->nest = to->nest > c->nest ? to->nest : c->nest;
+	to->loopnest = to->loopnest > c->loopnest ? to->loopnest :
+	    c->loopnest;
 	to->restempty = to->empty;
 	to->empty = to->empty && c->empty;
 }
@@ -186,6 +198,9 @@ repeatcost(struct cost *a, const struct repeat *r)
 	    a->optional) * r->copies);
 	a->loops = capped((uint64_t)a->loops * r->copies +
 	    (r->unbounded && a->empty));
+	a->nest = capped((uint64_t)a->nest + r->optional);
+	a->loopnest = capped((uint64_t)(r->unbounded && a->empty &&
+	    a->nest > a->loopnest ? a->nest : a->loopnest) * r->copies);
 	a->copies = capped((uint64_t)a->copies * r->copies);
 	a->empty = a->empty || r->none;
 }
@@ -212,6 +227,8 @@ groupcost(const struct cost *g)
 	c.copies = capped(g->copies + 1);
 	c.optional = g->alt || g->copies == 0 ? c.copies : g->optional;
 	c.loops = g->loops;
+	c.nest = g->nest;
+	c.loopnest = g->loopnest;
 	c.empty = g->empty || g->emptybranch;
 	return c;
 }
@@ -239,6 +256,8 @@ cost(const char *re, size_t *depth, bool *stray)
 			sum[d].copies -= last.copies;
 			sum[d].optional -= last.optional;
 			sum[d].loops -= last.loops;
+			sum[d].nest = sum[d].restnest;
+			sum[d].loopnest = sum[d].restloopnest;
 			sum[d].empty = sum[d].restempty;
 			repeatcost(&last, &r);
 			addcost(&sum[d], &last);
@@ -288,6 +307,10 @@ toocomplex(const struct cost *c, size_t depth)
 	if (c->optional > PERLRE_MAXOPTIONAL)
 		return "its repetitions would make over 1000 copies that may "
 		    "match nothing";
+	if (c->loopnest > PERLRE_MAXLOOPNEST)
+		return "a loop over repetitions nested in each other that may "
+		    "match nothing, such as ((a?)?)+, over 64 deep, copies "
+		    "counted";
 	return "over 8 unbounded repetitions (*, + or {n,}) of what may "
 	    "match nothing, such as (a*)* or a**";
 }
@@ -313,7 +336,8 @@ perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 	}
 
 	if (c.copies > PERLRE_MAXCOPIES || c.optional > PERLRE_MAXOPTIONAL ||
-	    c.loops > PERLRE_MAXEMPTYLOOPS || depth > PERLRE_MAXDEPTH) {
+	    c.loops > PERLRE_MAXEMPTYLOOPS || depth > PERLRE_MAXDEPTH ||
+	    c.loopnest > PERLRE_MAXLOOPNEST) {
 		free(posix);
 		if (n > 0)
 			snprintf(err, n, "too complex for the C library: %s",

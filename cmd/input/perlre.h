@@ -26,13 +26,20 @@ char *perlre_posix(const char *re);
  * nothing, copies counted: (a*)*, a**, (a|)+.  With an anchor beside them
  * regcomp()'s time doubles with each: 25 of them took it over a minute. */
 #define PERLRE_MAXEMPTYLOOPS 8
+/* The deepest nesting of repetitions that may match nothing (a???,
+ * ((a?)?)?) under a loop over what may match nothing, times the copies
+ * that loop and those around it make: regcomp()'s time grows with its
+ * fourth power or so, ((a?)?...)+ 100 deep took it 4 s, a?...?+++ with 43
+ * '?' 1.5 s (found by tests/fuzz/pipe). */
+#define PERLRE_MAXLOOPNEST 64
 
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;
  * rx is then not to be freed): REG_ESPACE, not compiled, if it would make
  * more than PERLRE_MAXCOPIES copies or PERLRE_MAXOPTIONAL optional ones,
  * repeats what may match nothing more than PERLRE_MAXEMPTYLOOPS times
- * without bound, or nests groups deeper than PERLRE_MAXDEPTH; REG_EPAREN
+ * without bound or over repetitions nested past PERLRE_MAXLOOPNEST, or
+ * nests groups deeper than PERLRE_MAXDEPTH; REG_EPAREN
  * for a ')' that closes no group, which Perl refuses. */
 int perlre_compile(regex_t *rx, const char *re, int flags, char *err,
     size_t n);

@@ -227,6 +227,22 @@ load helper
 	    --recend '(b*)*(b*)*(b*)*(b*)*(b*)*' cat < /dev/null
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--recend with --recstart: '((b*)*"*"too complex"* ]]
+	# a loop over repetitions nested in each other that may match
+	# nothing: regcomp() took seconds, and more (found by tests/fuzz/pipe,
+	# tests/fuzz/corpus/pipe/finding-regcomp-nested-optional-loop)
+	for re in "a$(printf '%43s' | tr ' ' '?')+++" \
+	    "$(printf '%43s' | tr ' ' '(')a$(printf '%43s' | sed 's/ /)?/g')+" \
+	    '((((((((((a)?)?)?)?)?)?)?)?)?)?+++'; do
+		run timeout 100 "$WSPX" --pipe --regexp --recend "$re" cat \
+		    < /dev/null
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--recend"*"a loop over repetitions nested"* ]]
+	done
+	# the same nesting with no loop, or not as deep, is taken
+	run "$WSPX" --colsep "a$(printf '%43s' | tr ' ' '?')" echo ::: xay
+	[ "$status" -eq 0 ]
+	run "$WSPX" --colsep '((((a)?)?)?)?+' echo ::: xay
+	[ "$status" -eq 0 ]
 	# one repetition at the C library's own bound is taken, and a
 	# thousand optional copies
 	run "$WSPX" --colsep 'a{32767}' echo ::: xay
