@@ -91,8 +91,8 @@ CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
 	cmd/util/util.h \
 	cmd/input/command.h cmd/input/input.h cmd/input/jobargs.h \
 	cmd/input/perlre.h cmd/input/progpath.h cmd/input/shell.h \
-	cmd/input/shellquote.h cmd/input/template.h cmd/pipe/blocks.h \
-	cmd/pipe/feeder.h cmd/pipe/filecuts.h cmd/pipe/pipejobs.h \
+	cmd/input/shellquote.h cmd/input/replstr.h cmd/input/template.h \
+	cmd/pipe/blocks.h cmd/pipe/feeder.h cmd/pipe/filecuts.h cmd/pipe/pipejobs.h \
 	cmd/pipe/pipeopts.h cmd/pipe/records.h cmd/remote/hosts.h \
 	cmd/remote/placing.h cmd/remote/remote.h \
 	cmd/remote/remotefiles.h cmd/remote/sidecmd.h cmd/remote/slurm.h \
@@ -111,10 +111,10 @@ CMDLIBOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/util/util.o \
 	cmd/input/command.o cmd/input/input.o cmd/input/jobargs.o \
 	cmd/input/perlre.o cmd/input/progpath.o cmd/input/shell.o \
-	cmd/input/shellquote.o cmd/input/template.o cmd/pipe/blocks.o \
-	cmd/pipe/feeder.o cmd/pipe/filecuts.o cmd/pipe/pipejobs.o \
-	cmd/pipe/records.o cmd/remote/hosts.o cmd/remote/placing.o \
-	cmd/remote/remote.o cmd/remote/remotefiles.o \
+	cmd/input/shellquote.o cmd/input/replstr.o cmd/input/template.o \
+	cmd/pipe/blocks.o cmd/pipe/feeder.o cmd/pipe/filecuts.o \
+	cmd/pipe/pipejobs.o cmd/pipe/records.o cmd/remote/hosts.o \
+	cmd/remote/placing.o cmd/remote/remote.o cmd/remote/remotefiles.o \
 	cmd/remote/sidecmd.o cmd/remote/slurm.o cmd/remote/sshconn.o \
 	cmd/remote/sshscript.o cmd/report/events.o cmd/report/failures.o \
 	cmd/report/outfiles.o cmd/report/report.o cmd/report/resume.o \

@@ -154,7 +154,10 @@ _wspx()
 	    -s --max-chars --maxchars -x --exit --show-limits --showlimits
 	    -L -l --max-lines --maxlines -E -e --eof --arg-sep --argsep
 	    --arg-file-sep --argfilesep --link --xapply
-	    -r --no-run-if-empty --norunifempty -I -i --replace --shell
+	    -r --no-run-if-empty --norunifempty -I -i --replace
+	    --extensionreplace --er --basenamereplace --bnr
+	    --dirnamereplace --dnr --basenameextensionreplace --bner
+	    --seqreplace --slotreplace --parens --shell
 	    -q --quote -j --jobs -P --max-procs --maxprocs -g --group
 	    --line-buffer --line-buffered --linebuffer --linebuffered --lb
 	    -u --ungroup -k --keep-order --keeporder --tag --tagstring
@@ -183,7 +186,10 @@ _wspx()
 	local argopts='-a --arg-file --argfile -d --delimiter -C --colsep
 	    --col-sep --trim -n --max-args --maxargs -N --max-replace-args
 	    --maxreplaceargs -s --max-chars --maxchars -L -E --arg-sep
-	    --argsep --arg-file-sep --argfilesep -I --shell -j --jobs
+	    --argsep --arg-file-sep --argfilesep -I --extensionreplace --er
+	    --basenamereplace --bnr --dirnamereplace --dnr
+	    --basenameextensionreplace --bner --seqreplace --slotreplace
+	    --parens --shell -j --jobs
 	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
 	    --tempdir --term-timeout --progress-interval --total
 	    --total-jobs --totaljobs --metrics --events --trace --joblog --jl

@@ -18,7 +18,10 @@ function __wspx_value_options
     printf '%s\n' -a --arg-file --argfile -d --delimiter -C --colsep \
         --col-sep --trim -n --max-args --maxargs -N --max-replace-args \
         --maxreplaceargs -s --max-chars --maxchars -L -E --arg-sep \
-        --argsep --arg-file-sep --argfilesep -I --shell -j --jobs \
+        --argsep --arg-file-sep --argfilesep -I --extensionreplace --er \
+        --basenamereplace --bnr --dirnamereplace --dnr \
+        --basenameextensionreplace --bner --seqreplace --slotreplace \
+        --parens --shell -j --jobs \
         -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
         --tempdir --term-timeout --progress-interval --total \
         --total-jobs --totaljobs --metrics --events --trace --joblog --jl \
@@ -165,6 +168,17 @@ complete -c wspx -n __wspx_before_command -s r -l no-run-if-empty -d "Skip input
 complete -c wspx -n __wspx_before_command -l norunifempty -d "Skip input records that are empty or blank"
 complete -c wspx -n __wspx_before_command -s I -x -d "Use STR instead of {} for the argument"
 complete -c wspx -n __wspx_before_command -s i -l replace -d "The same as -I STR, STR in the same word (xargs -i)"
+complete -c wspx -n __wspx_before_command -l extensionreplace -x -d "Use STR instead of {.}"
+complete -c wspx -n __wspx_before_command -l er -x -d "Use STR instead of {.}"
+complete -c wspx -n __wspx_before_command -l basenamereplace -x -d "Use STR instead of {/}"
+complete -c wspx -n __wspx_before_command -l bnr -x -d "Use STR instead of {/}"
+complete -c wspx -n __wspx_before_command -l dirnamereplace -x -d "Use STR instead of {//}"
+complete -c wspx -n __wspx_before_command -l dnr -x -d "Use STR instead of {//}"
+complete -c wspx -n __wspx_before_command -l basenameextensionreplace -x -d "Use STR instead of {/.}"
+complete -c wspx -n __wspx_before_command -l bner -x -d "Use STR instead of {/.}"
+complete -c wspx -n __wspx_before_command -l seqreplace -x -d "Use STR instead of {#}"
+complete -c wspx -n __wspx_before_command -l slotreplace -x -d "Use STR instead of {%}"
+complete -c wspx -n __wspx_before_command -l parens -x -d "Brackets of (refused) Perl: STR's two halves, not {= =}"
 complete -c wspx -n __wspx_before_command -l shell -r -F -d "Run commands that need a shell with PATH"
 complete -c wspx -n __wspx_before_command -s q -l quote -d "Run COMMAND's words as they are, no shell"
 complete -c wspx -n __wspx_before_command -s j -l jobs -x -d "Run N jobs at once: N, N%, +N, -N (0: as many as possible)"

@@ -235,6 +235,18 @@ manyargs(const struct config *c)
 	    "--pipepart" : c->plus ? "--plus" : c->files ? "--files" : NULL;
 }
 
+/* Whether an option renamed a replacement string. */
+static bool
+renamed(const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < RM_RENAMED; i++)
+		if (c->names.name[i] != NULL)
+			return true;
+	return c->names.parens != NULL;
+}
+
 /* Options that read input or shape commands from it have no meaning for
  * a job file. */
 static void
@@ -243,7 +255,8 @@ refuse(const struct config *c)
 	const char *what = c->shell != NULL ? "--shell (a job file's "
 	    "commands run in its shell:, else in /bin/sh)" : c->nsrc > 0 ?
 	    "input sources (-a, :::, ::::)" :
-	    c->plain != NULL ? "-I and -i" : c->hascolsep ? "--colsep" :
+	    renamed(c) ? "-I, -i, --parens and the options that rename "
+	    "replacement strings" : c->hascolsep ? "--colsep" :
 	    c->maxargs != 1 ? "-n" : c->quote ? "-q" : c->skipblank ? "-r" :
 	    c->results != NULL ? "--results" : c->trimset ? "--trim" :
 	    c->delim != '\n' ? "-0 and -d" : c->tagstring != NULL ?

@@ -219,7 +219,7 @@ firstword(const struct command_opts *o)
 
 /* When exported bash functions decide the jobs' shell: once for COMMAND
  * whose first word is literal text (no '{' that could start a replacement
- * string, no -I string), else per job. */
+ * string, no renamed one), else per job. */
 static void
 funcsmode(struct commands *cm, const struct command_opts *o)
 {
@@ -229,8 +229,7 @@ funcsmode(struct commands *cm, const struct command_opts *o)
 	if (cm->funcs == FUNCS_NEVER || o->ncommand == 0)
 		return;
 	word = firstword(o);
-	if (strchr(word, '{') == NULL && (o->plain == NULL ||
-	    strstr(word, o->plain) == NULL))
+	if (!replnames_maybe_in(o->names, word))
 		cm->funcs = shell_function(word, strlen(word), &cm->funcsh) ?
 		    FUNCS_ALWAYS : FUNCS_NEVER;
 	free(word);
@@ -289,9 +288,9 @@ commands_new(const struct command_opts *o)
 	shell_functions_init(environ, &cm->shell);
 	funcsmode(cm, o);
 	cm->cmd = o->ncommand > 0 ? template_new(o->command, o->ncommand,
-	    o->plain, o->flags) : NULL;
+	    o->names, o->flags) : NULL;
 	cm->tag = tagstring != NULL && *tagstring != '\0' ?
-	    template_new(&tagstring, 1, NULL, o->flags & (TMPL_PLUS |
+	    template_new(&tagstring, 1, o->names, o->flags & (TMPL_PLUS |
 	    TMPL_CONTEXT)) : NULL;
 	cm->tagargs = o->tag;
 	commands_set_total(cm, 0, o->jobs);

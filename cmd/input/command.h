@@ -24,7 +24,7 @@ struct command_opts {
 	size_t ncommand;	/* how many words */
 	int flags;		/* how COMMAND is read: TMPL_* (template.h);
 				 * TMPL_PLUS applies to the tag too */
-	const char *plain;	/* -I's string for {}, or NULL */
+	const struct replnames *names; /* -I and its kin, or NULL */
 	const char *shell;	/* --shell, or NULL (see shell.h) */
 	const char *tagstring;	/* --tagstring, escapes read, or NULL */
 	bool tag;		/* --tag: the arguments are the tag */

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replstr.h"
 #include "util/buf.h"
 #include "util/util.h"
 
@@ -36,27 +37,6 @@ enum kind {
 	REPL		/* a replacement string */
 };
 
-enum mod {
-	WHOLE,		/* {}    */
-	NOEXT,		/* {.}   */
-	BASE,		/* {/}   */
-	DIR,		/* {//}  */
-	BASENOEXT,	/* {/.}  */
-	SEQ,		/* {#}   */
-	SLOT,		/* {%}   */
-	/* --plus */
-	PDIR,		/* {+/}: what {/} drops, or nothing */
-	PEXT,		/* {+.}: what {.} drops */
-	PEXT2,		/* {+..}: the last two extensions */
-	PEXT3,		/* {+...} */
-	NOEXT2,		/* {..}: without the last two */
-	NOEXT3,		/* {...} */
-	BASENOEXT2,	/* {/..} */
-	BASENOEXT3,	/* {/...} */
-	TOTAL,		/* {##}: the number of jobs */
-	SEQ0,		/* {0#}: {#} zero-padded to {##}'s width */
-	SLOT0		/* {0%}: {%} zero-padded to -j's width */
-};
 
 /* What a job's command is filled with besides its arguments. */
 struct fill {
@@ -72,7 +52,7 @@ struct token {
 	enum kind kind;
 	char *text;	/* TEXT, BLANK */
 	size_t field;	/* REPL: 1-based field, or 0 for all of them */
-	enum mod mod;	/* REPL */
+	enum replmod mod;	/* REPL */
 	bool fromend;	/* REPL: field counts from the last one */
 };
 
@@ -95,74 +75,6 @@ blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* The job's number that q (after a '{') names: {#} {%} {0#} {0%}, and
- * with --plus {##}; WHOLE if none. */
-static enum mod
-jobnumber(const char *q, bool plus)
-{
-	if ((q[0] == '#' || q[0] == '%') && q[1] == '}')
-		return q[0] == '#' ? SEQ : SLOT;
-	/* (GNU parallel 20221122 reads {0#} and {0%} without --plus too) */
-	if (strncmp(q, "0#}", 3) == 0)
-		return SEQ0;
-	if (strncmp(q, "0%}", 3) == 0)
-		return SLOT0;
-	return plus && strncmp(q, "##}", 3) == 0 ? TOTAL : WHOLE;
-}
-
-/* If a replacement string starts at p, describe it in *t and return its
- * length; else return 0.  With -I, plain replaces "{}"; plus reads
- * --plus strings. */
-static size_t
-matchrepl(const char *p, const char *plain, bool plus, struct token *t)
-{
-	static const struct {
-		const char *s;
-		enum mod mod;
-		bool plus;
-	} mods[] = { { "}", WHOLE, false }, { ".}", NOEXT, false },
-	    { "/}", BASE, false }, { "//}", DIR, false },
-	    { "/.}", BASENOEXT, false }, { "+/}", PDIR, true },
-	    { "+.}", PEXT, true }, { "+..}", PEXT2, true },
-	    { "+...}", PEXT3, true }, { "..}", NOEXT2, true },
-	    { "...}", NOEXT3, true }, { "/..}", BASENOEXT2, true },
-	    { "/...}", BASENOEXT3, true } };
-	const char *q = p + 1;
-	size_t i, field = 0;
-
-	t->kind = REPL;
-	t->field = 0;
-	t->fromend = false;
-	if (plain != NULL && strncmp(p, plain, strlen(plain)) == 0) {
-		t->mod = WHOLE;
-		return strlen(plain);
-	}
-	if (*p != '{')
-		return 0;
-	if ((t->mod = jobnumber(q, plus)) != WHOLE)
-		return t->mod == TOTAL || t->mod == SEQ0 || t->mod == SLOT0 ?
-		    4 : 3;
-	if (q[0] == '-' && q[1] >= '1' && q[1] <= '9') {
-		t->fromend = true;
-		q++;
-	}
-	for (; *q >= '0' && *q <= '9' && field < 100000; q++)
-		field = field * 10 + (size_t)(*q - '0');
-	if (q > p + 1 && field == 0)
-		return 0;
-	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
-		if ((mods[i].plus && !plus) || strncmp(q, mods[i].s,
-		    strlen(mods[i].s)) != 0)
-			continue;
-		if (plain != NULL && field == 0 && mods[i].mod == WHOLE)
-			return 0;	/* with -I, "{}" is just text */
-		t->field = field;
-		t->mod = mods[i].mod;
-		return (size_t)(q - p) + strlen(mods[i].s);
-	}
-	return 0;
-}
-
 static void
 push(struct template *t, struct token tok)
 {
@@ -175,7 +87,7 @@ push(struct template *t, struct token tok)
 static void
 pushtext(struct template *t, const char *s, size_t n, bool whole)
 {
-	struct token tok = { TEXT, NULL, 0, WHOLE, false };
+	struct token tok = { TEXT, NULL, 0, RM_WHOLE, false };
 	size_t k;
 
 	while (n > 0) {
@@ -209,25 +121,30 @@ needsshell(const struct template *t)
 	return false;
 }
 
-/* Parse text into tokens (as one word, blanks and all, with whole).
- * Returns whether it had a replacement string. */
+/* Parse text into tokens (as one word, blanks and all, with whole),
+ * finding the replacement strings of k.  Returns whether it had one. */
 static bool
-parse(struct template *t, const char *text, const char *plain, bool whole)
+parse(struct template *t, const char *text, const struct replkeys *k,
+    bool whole)
 {
-	struct token tok = { REPL, NULL, 0, WHOLE, false };
+	struct token tok = { REPL, NULL, 0, RM_WHOLE, false };
+	struct replmatch m;
 	const char *p, *lit;
 	size_t len;
 	bool repl = false;
 
 	for (p = lit = text; *p != '\0';) {
-		if (p[0] == '{' && p[1] == '=' && strstr(p + 2, "=}") != NULL)
-			fatal("%s: {= ... =} is Perl code, which GNU parallel "
-			    "runs and wspx does not (use the shell, or --plus "
-			    "strings)", text);
-		if ((len = matchrepl(p, plain, t->plus, &tok)) == 0) {
+		if ((len = replkeys_perl(k, p)) > 0)
+			fatal("%s: %.*s is Perl code, which GNU parallel runs "
+			    "and wspx does not (use the shell, or --plus "
+			    "strings)", text, (int)len, p);
+		if ((len = replkeys_match(k, p, &m)) == 0) {
 			p++;
 			continue;
 		}
+		tok.mod = m.mod;
+		tok.field = m.field;
+		tok.fromend = m.fromend;
 		pushtext(t, lit, (size_t)(p - lit), whole);
 		push(t, tok);
 		repl = true;
@@ -238,22 +155,21 @@ parse(struct template *t, const char *text, const char *plain, bool whole)
 	return repl;
 }
 
-struct template *
-template_new(char *const *words, size_t n, const char *plain, int flags)
+/* Parse COMMAND's words into t's tokens; returns whether they had a
+ * replacement string. */
+static bool
+parsewords(struct template *t, char *const *words, size_t n,
+    const struct replnames *names, bool quoted)
 {
-	struct template *t = xcalloc(1, sizeof(*t));
-	struct token tok = { REPL, NULL, 0, WHOLE, false };
+	struct replkeys *k = replkeys_new(names, t->plus);
 	struct buf line = { NULL, 0, 0 };
-	bool repl = false, quoted = flags & TMPL_QUOTED;
+	bool repl = false;
 	size_t i;
 
-	t->plus = flags & TMPL_PLUS;
-	t->programs = flags & TMPL_PROGRAMS;
-	t->context = flags & TMPL_CONTEXT;
 	for (i = 0; i < n && quoted; i++) {
 		if (i > 0)
 			pushtext(t, " ", 1, false);
-		repl |= parse(t, words[i], plain, true);
+		repl |= parse(t, words[i], k, true);
 	}
 	for (i = 0; i < n && !quoted; i++) {
 		if (i > 0)
@@ -261,8 +177,24 @@ template_new(char *const *words, size_t n, const char *plain, int flags)
 		bufadds(&line, words[i]);
 	}
 	if (!quoted && line.s != NULL)
-		repl = parse(t, line.s, plain, false);
+		repl = parse(t, line.s, k, false);
 	free(line.s);
+	replkeys_free(k);
+	return repl;
+}
+
+struct template *
+template_new(char *const *words, size_t n, const struct replnames *names,
+    int flags)
+{
+	struct template *t = xcalloc(1, sizeof(*t));
+	struct token tok = { REPL, NULL, 0, RM_WHOLE, false };
+	bool repl, quoted = flags & TMPL_QUOTED;
+
+	t->plus = flags & TMPL_PLUS;
+	t->programs = flags & TMPL_PROGRAMS;
+	t->context = flags & TMPL_CONTEXT;
+	repl = parsewords(t, words, n, names, quoted);
 	if (t->n == 0 && !(quoted && n > 0)) {
 		template_free(t);
 		return NULL;
@@ -303,8 +235,8 @@ template_needs_total(const struct template *t)
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		if (t->tok[i].kind == REPL && (t->tok[i].mod == TOTAL ||
-		    t->tok[i].mod == SEQ0))
+		if (t->tok[i].kind == REPL && (t->tok[i].mod == RM_TOTAL ||
+		    t->tok[i].mod == RM_SEQ0))
 			return true;
 	return false;
 }
@@ -336,30 +268,31 @@ lastexts(const char *v, size_t n, int k)
  * is what {//} leaves out, {+.} what {.} leaves out, {..} and {...} drop
  * two and three extensions, {+..} and {+...} are them). */
 static void
-plusmodify(struct buf *b, const char *v, enum mod mod)
+plusmodify(struct buf *b, const char *v, enum replmod mod)
 {
 	const char *slash = strrchr(v, '/'), *dot, *base = v;
-	int k = mod == PEXT2 || mod == NOEXT2 || mod == BASENOEXT2 ? 2 : 3;
+	int k = mod == RM_PEXT2 || mod == RM_NOEXT2 ||
+	    mod == RM_BASENOEXT2 ? 2 : 3;
 
 	switch (mod) {
-	case PDIR:
+	case RM_PDIR:
 		if (slash != NULL)
 			bufadd(b, v, (size_t)(slash - v));
 		return;
-	case PEXT:
+	case RM_PEXT:
 		if ((dot = strrchr(v, '.')) != NULL)
 			bufadds(b, dot + 1);
 		return;
-	case PEXT2:
-	case PEXT3:
+	case RM_PEXT2:
+	case RM_PEXT3:
 		if ((dot = lastexts(v, strlen(v), k)) != NULL)
 			bufadds(b, dot + 1);
 		return;
-	case BASENOEXT2:
-	case BASENOEXT3:
+	case RM_BASENOEXT2:
+	case RM_BASENOEXT3:
 		base = slash != NULL ? slash + 1 : v;
 		/* FALLTHROUGH */
-	default:	/* NOEXT2, NOEXT3 */
+	default:	/* RM_NOEXT2, RM_NOEXT3 */
 		dot = lastexts(base, strlen(base), k);
 		bufadd(b, base, dot != NULL ? (size_t)(dot - base) :
 		    strlen(base));
@@ -368,18 +301,18 @@ plusmodify(struct buf *b, const char *v, enum mod mod)
 
 /* The value v with mod applied, added to b. */
 static void
-modify(struct buf *b, const char *v, enum mod mod)
+modify(struct buf *b, const char *v, enum replmod mod)
 {
 	const char *slash, *base, *dot, *end;
 	size_t n = strlen(v);
 
-	if (mod == WHOLE) {
+	if (mod == RM_WHOLE) {
 		bufadd(b, v, n + 1);	/* with its NUL */
 		b->len--;
 		return;
 	}
 	slash = strrchr(v, '/');
-	if (mod == DIR) {
+	if (mod == RM_DIR) {
 		while (n > 1 && v[n - 1] == '/')
 			n--;		/* trailing slashes */
 		while (n > 0 && v[n - 1] != '/')
@@ -392,13 +325,13 @@ modify(struct buf *b, const char *v, enum mod mod)
 			bufadd(b, v, n);
 		return;
 	}
-	if (mod >= PDIR) {
+	if (mod >= RM_PDIR) {
 		plusmodify(b, v, mod);
 		return;
 	}
-	base = mod == BASE || mod == BASENOEXT ? (slash ? slash + 1 : v) : v;
+	base = mod == RM_BASE || mod == RM_BASENOEXT ? (slash ? slash + 1 : v) : v;
 	end = v + n;
-	if (mod == NOEXT || mod == BASENOEXT) {
+	if (mod == RM_NOEXT || mod == RM_BASENOEXT) {
 		/* drop a final ".ext" with no '/' or '.' in ext */
 		dot = strrchr(base, '.');
 		if (dot != NULL && dot[1] != '\0' && (slash == NULL ||
@@ -410,10 +343,10 @@ modify(struct buf *b, const char *v, enum mod mod)
 
 /* Whether mod is a number of the job's, not of its arguments. */
 static bool
-numbered(enum mod mod)
+numbered(enum replmod mod)
 {
-	return mod == SEQ || mod == SLOT || mod == TOTAL || mod == SEQ0 ||
-	    mod == SLOT0;
+	return mod == RM_SEQ || mod == RM_SLOT || mod == RM_TOTAL ||
+	    mod == RM_SEQ0 || mod == RM_SLOT0;
 }
 
 /* The digits of n. */
@@ -431,11 +364,11 @@ digits(uint64_t n)
 
 /* {#} {%} {##} {0#} {0%} into vals, with its NUL. */
 static void
-number(struct buf *vals, enum mod mod, const struct fill *f)
+number(struct buf *vals, enum replmod mod, const struct fill *f)
 {
-	unsigned long long n = mod == SEQ || mod == SEQ0 ? f->seq : mod ==
-	    TOTAL ? f->total : f->slot;
-	int width = mod == SEQ0 ? digits(f->total) : mod == SLOT0 ?
+	unsigned long long n = mod == RM_SEQ || mod == RM_SEQ0 ? f->seq : mod ==
+	    RM_TOTAL ? f->total : f->slot;
+	int width = mod == RM_SEQ0 ? digits(f->total) : mod == RM_SLOT0 ?
 	    digits(f->slots) : 0;
 	char num[48];
 
@@ -600,7 +533,7 @@ wordlen(const struct template *t, size_t i, size_t end,
 		}
 		for (k = 0; k < rec->n; k++) {
 			v = rec->v[k];
-			if (tok->mod != WHOLE) {
+			if (tok->mod != RM_WHOLE) {
 				scratch->len = 0;
 				modify(scratch, v, tok->mod);
 				bufaddc(scratch, '\0');

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "replstr.h"
 #include "shellquote.h"
 
 /* A job's arguments: the fields of its input records.  With several
@@ -37,11 +38,12 @@ enum {
 };
 
 /* Parse COMMAND's n words.  Unless TMPL_QUOTED they are joined by spaces
- * into one command line, as GNU parallel does.  plain replaces "{}" as the
- * string for the whole argument (-I), or is NULL.  Returns NULL if there
- * are no words.  {= ... =} (GNU parallel's Perl) is a fatal error. */
+ * into one command line, as GNU parallel does.  names are the
+ * replacement strings as options renamed them (replstr.h), or NULL for
+ * the defaults.  Returns NULL if there are no words.  {= ... =} (GNU
+ * parallel's Perl) is a fatal error. */
 struct template *template_new(char *const *words, size_t n,
-    const char *plain, int flags);
+    const struct replnames *names, int flags);
 
 /* Whether the template has {##} or {0#}, which need the number of jobs:
  * give it with template_set_total() before filling it. */

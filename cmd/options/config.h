@@ -30,7 +30,7 @@ struct config {
 	bool trimset;		/* --trim was given */
 	size_t maxargs;		/* -n */
 	bool skipblank;		/* -r: skip empty or blank records */
-	const char *plain;	/* -I */
+	struct replnames names;	/* -I, --er and their kin, --parens */
 	const char *shell;	/* --shell, or NULL (see input/shell.h) */
 	const char *tmpdir;	/* --tmpdir, $TMPDIR, /tmp */
 	unsigned jobs;		/* -j */

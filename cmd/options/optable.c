@@ -72,6 +72,24 @@ const struct optdef optable[] = {
 	    "use STR instead of {} for the argument" },
 	{ 'i', "replace", "[=STR]", O_REPLACEOPT, SEC_COMMAND,
 	    "the same as -I STR (xargs -i); no STR: {}" },
+	{ 0, "extensionreplace", "STR", O_ER, SEC_COMMAND,
+	    "use STR instead of {.}" },
+	{ 0, "er", "STR", O_ER, SEC_SAME, NULL },
+	{ 0, "basenamereplace", "STR", O_BNR, SEC_COMMAND,
+	    "use STR instead of {/}" },
+	{ 0, "bnr", "STR", O_BNR, SEC_SAME, NULL },
+	{ 0, "dirnamereplace", "STR", O_DNR, SEC_COMMAND,
+	    "use STR instead of {//}" },
+	{ 0, "dnr", "STR", O_DNR, SEC_SAME, NULL },
+	{ 0, "basenameextensionreplace", "STR", O_BNER, SEC_COMMAND,
+	    "use STR instead of {/.}" },
+	{ 0, "bner", "STR", O_BNER, SEC_SAME, NULL },
+	{ 0, "seqreplace", "STR", O_SEQREPL, SEC_COMMAND,
+	    "use STR instead of {#}" },
+	{ 0, "slotreplace", "STR", O_SLOTREPL, SEC_COMMAND,
+	    "use STR instead of {%}" },
+	{ 0, "parens", "STR", O_PARENS, SEC_COMMAND,
+	    "STR's two halves, not {= =}, bracket (refused) Perl" },
 	{ 0, "shell", "PATH", O_SHELL, SEC_COMMAND,
 	    "run commands that need a shell with PATH" },
 	{ 'q', "quote", NULL, O_QUOTE, SEC_COMMAND,
@@ -299,7 +317,9 @@ optable_inputonly(enum optid id)
 {
 	switch (id) {
 	case O_ARGFILE: case O_NULL: case O_DELIM: case O_COLSEP: case O_TRIM:
-	case O_MAXARGS: case O_REPLACE: case O_REPLACEOPT: case O_SHELL:
+	case O_MAXARGS: case O_REPLACE: case O_REPLACEOPT: case O_ER:
+	case O_BNR: case O_DNR: case O_BNER: case O_SEQREPL:
+	case O_SLOTREPL: case O_PARENS: case O_SHELL:
 	case O_QUOTE: case O_NORUNEMPTY: case O_TAGSTRING: case O_TOTAL:
 	case O_RESULTS: case O_MULTI: case O_CONTEXT: case O_XARGS:
 	case O_MAXCHARS: case O_EXIT: case O_SHOWLIMITS: case O_MAXLINES:

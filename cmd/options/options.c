@@ -129,6 +129,13 @@ apply(struct config *c, const struct optdef *o, const char *as,
 	case O_REPLACEOPT:
 		setreplace(c, as, v, o->id == O_REPLACEOPT);
 		break;
+	case O_ER:		setrename(c, as, v, RM_NOEXT); break;
+	case O_BNR:		setrename(c, as, v, RM_BASE); break;
+	case O_DNR:		setrename(c, as, v, RM_DIR); break;
+	case O_BNER:		setrename(c, as, v, RM_BASENOEXT); break;
+	case O_SEQREPL:		setrename(c, as, v, RM_SEQ); break;
+	case O_SLOTREPL:	setrename(c, as, v, RM_SLOT); break;
+	case O_PARENS:		setparens(c, as, v); break;
 	case O_SHELL:
 		c->shell = nonempty(as, v);
 		break;

@@ -301,7 +301,27 @@ setreplace(struct config *c, const char *opt, const char *v, bool optional)
 		return;
 	if (*v == '\0')
 		badvalue(opt, v, "is empty");
-	c->plain = v;
+	c->names.name[RM_WHOLE] = v;
+}
+
+void
+setrename(struct config *c, const char *opt, const char *v,
+    enum replmod m)
+{
+	if (*v == '\0')
+		badvalue(opt, v, "is empty");
+	c->names.name[m] = v;
+}
+
+void
+setparens(struct config *c, const char *opt, const char *v)
+{
+	/* (an odd length gives the opening half the shorter, as GNU
+	 * parallel's substr does) */
+	if (strlen(v) < 2)
+		badvalue(opt, v, "needs an opening and a closing string, one "
+		    "after the other, such as {==}");
+	c->names.parens = v;
 }
 
 void

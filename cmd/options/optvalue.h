@@ -72,6 +72,13 @@ void settmpdir(struct config *c, const char *opt, const char *dir);
 /* --tagstring, with the escapes GNU parallel reads in it. */
 void settagstring(struct config *c, const char *opt, const char *s);
 
+/* --er, --bnr and their kin: STR instead of m's default name. */
+void setrename(struct config *c, const char *opt, const char *v,
+    enum replmod m);
+
+/* --parens: the halves of STR bracket a Perl expression. */
+void setparens(struct config *c, const char *opt, const char *v);
+
 /* -I STR, or -i (optional) with an optional STR: without one (v NULL or
  * empty) -i changes nothing, as with GNU parallel.  v is borrowed and
  * kept. */

@@ -39,10 +39,8 @@ static const struct refused {
 	{ "tmux|tmux-pane|tmuxpane|open-tty|interactive|ctrl-c|ctrlc|"
 	    "no-ctrl-c|no-ctrlc|noctrlc", "jobs never get a terminal of their "
 	    "own from wspx" },
-	{ "parens|rpl|extensionreplace|er|basenamereplace|bnr|"
-	    "dirnamereplace|dnr|basenameextensionreplace|bner|seqreplace|"
-	    "slotreplace", "replacement strings cannot be renamed (-I "
-	    "renames {})" },
+	{ "rpl", "its replacement strings are Perl code, which wspx does "
+	    "not run (-I, --er and their kin rename the built-in ones)" },
 	{ "tee|shard|bin|group-by|groupby|remove-rec-sep|removerecsep|rrs|"
 	    "block-timeout|blocktimeout|bt|skip-first-line|skipfirstline",
 	    "not part of wspx's --pipe" },
@@ -64,13 +62,16 @@ static const struct refused {
 	    "PARALLEL)" },
 };
 
-/* GNU parallel's one-letter options wspx lacks, with their long names. */
+/* GNU parallel's one-letter options wspx lacks, with their long names,
+ * or why, for one GNU parallel retired. */
 static const struct {
 	char c;
 	const char *as;
-} shorts[] = { { 'B', "basefile" }, { 'o', "open-tty" },
-    { 'p', "interactive" },
-    { 'D', "debug" }, { 'U', "extensionreplace" }, { 'Y', "shebang" }};
+	const char *why;
+} shorts[] = { { 'B', "basefile", NULL }, { 'o', "open-tty", NULL },
+    { 'p', "interactive", NULL }, { 'D', "debug", NULL },
+    { 'U', NULL, "GNU parallel retired it (use --er)" },
+    { 'Y', "shebang", NULL }};
 
 /* Whether names (a '|' list) has name[0..n), whole or (prefix) as the
  * start of one of its spellings. */
@@ -124,6 +125,8 @@ refused_short(char c)
 	for (i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++) {
 		if (shorts[i].c != c)
 			continue;
+		if (shorts[i].why != NULL)
+			refuse(typed, shorts[i].why);
 		for (k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
 			if (hasname(refused[k].names, shorts[i].as,
 			    strlen(shorts[i].as), false))

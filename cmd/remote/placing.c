@@ -66,7 +66,7 @@ placing_open(struct placing *p, const struct placing_opts *o)
 		registered = true;
 	opened = p;
 	/* (past -j's most, the hosts' slots are there to choose from) */
-	if ((p->remote = remote_open(rc, o->plain, o->plus ? TMPL_PLUS : 0,
+	if ((p->remote = remote_open(rc, o->names, o->plus ? TMPL_PLUS : 0,
 	    jobs)) != NULL)
 		jobs = remote_slots(p->remote) < MAXJOBS ?
 		    remote_slots(p->remote) : MAXJOBS;

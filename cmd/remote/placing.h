@@ -11,6 +11,7 @@
 
 struct args;
 struct remoteconf;
+struct replnames;
 struct remotejob;
 struct wspx__cmd;
 struct wspx__execjob;
@@ -19,7 +20,8 @@ struct wspx__result;
 /* What placing is given, as the options set it. */
 struct placing_opts {
 	const struct remoteconf *remote; /* -S, --slurm and their kin */
-	const char *plain;	/* -I, for --transfer-file and --return */
+	const struct replnames *names;	/* -I and its kin, for
+					 * --transfer-file and --return */
 	bool plus;		/* --plus, likewise */
 	unsigned jobs;		/* -j: the job slots here */
 	bool dryrun;		/* --dry-run: nothing is opened */

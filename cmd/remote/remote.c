@@ -251,8 +251,8 @@ thisdir(void)
 }
 
 struct remote *
-remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
-    unsigned localjobs)
+remote_open(const struct remoteconf *rc, const struct replnames *names,
+    int tmplflags, unsigned localjobs)
 {
 	struct remote *rm;
 	const char *ssh = rc->ssh;
@@ -278,7 +278,7 @@ remote_open(const struct remoteconf *rc, const char *plain, int tmplflags,
 	rm->exports = sshscript_prologue(rc->env, rc->nenv,
 	    rc->nice);
 	rm->files = remotefiles_new(rc->transfer, rc->ntransfer, rc->ret,
-	    rc->nret, plain, tmplflags);
+	    rc->nret, names, tmplflags);
 	WSPX_MUST(pthread_mutex_init(&rm->lock, NULL));
 	WSPX_MUST(pthread_cond_init(&rm->freed, NULL));
 	connectall(rm);

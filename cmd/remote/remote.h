@@ -54,11 +54,11 @@ struct remotejob {
 struct remote;
 
 /* Open the connections to the hosts of rc (NULL if it has none, or with
- * a dry run), asking the CPU counts it needs; plain and tmplflags read the
+ * a dry run), asking the CPU counts it needs; names and tmplflags read the
  * --transfer-file and --return templates as COMMAND's.  A host that
  * cannot be reached is left out, with a warning; none left is fatal. */
-struct remote *remote_open(const struct remoteconf *rc, const char *plain,
-    int tmplflags, unsigned localjobs);
+struct remote *remote_open(const struct remoteconf *rc,
+    const struct replnames *names, int tmplflags, unsigned localjobs);
 
 /* The jobs that may run at once: the live hosts' slots.  At the start,
  * on the thread that opened rm. */

@@ -51,13 +51,14 @@ struct remotefiles {
 };
 
 static struct template **
-templates(const char **v, size_t n, const char *plain, int flags)
+templates(const char **v, size_t n, const struct replnames *names,
+    int flags)
 {
 	struct template **t = xcalloc(n + 1, sizeof(*t));
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		t[i] = template_new((char **)&v[i], 1, plain, flags |
+		t[i] = template_new((char **)&v[i], 1, names, flags |
 		    TMPL_QUOTED);
 	return t;
 }
@@ -358,14 +359,14 @@ remotefiles_forget(struct remotefiles *f, size_t host, struct rfsent *sent)
 
 struct remotefiles *
 remotefiles_new(const char **transfer, size_t ntransfer, const char **ret,
-    size_t nret, const char *plain, int flags)
+    size_t nret, const struct replnames *names, int flags)
 {
 	struct remotefiles *f = xcalloc(1, sizeof(*f));
 
 	f->ntf = ntransfer;
 	f->nret = nret;
-	f->tf = templates(transfer, ntransfer, plain, flags);
-	f->ret = templates(ret, nret, plain, flags);
+	f->tf = templates(transfer, ntransfer, names, flags);
+	f->ret = templates(ret, nret, names, flags);
 	f->umask = umask(0);
 	umask(f->umask);
 	WSPX_MUST(pthread_mutex_init(&f->lock, NULL));

@@ -11,6 +11,7 @@
 
 struct args;
 struct remotefiles;
+struct replnames;
 
 /* The files on its host that a job's attempt sent or brought back, to
  * remove with --cleanup; embedded in the job, empty at first. */
@@ -33,10 +34,11 @@ struct rfjob {
 };
 
 /* The file templates transfer[0..ntransfer) (--transfer-file) and
- * ret[0..nret) (--return), read as COMMAND's (plain: -I; flags:
+ * ret[0..nret) (--return), read as COMMAND's (names and flags:
  * template_new's); the arrays are borrowed. */
 struct remotefiles *remotefiles_new(const char **transfer, size_t ntransfer,
-    const char **ret, size_t nret, const char *plain, int flags);
+    const char **ret, size_t nret, const struct replnames *names,
+    int flags);
 
 /* Copy the job's --transfer-files to its host under dir.  Returns 0, or
  * -errno (a local file that cannot be read, or is not a regular file),

@@ -38,7 +38,7 @@ runopts_command(const struct config *c, struct command_opts *o)
 	o->command = c->command;
 	o->ncommand = c->ncommand;
 	o->flags = cmdflags(c);
-	o->plain = c->plain;
+	o->names = &c->names;
 	o->shell = c->shell;
 	o->tagstring = c->tagstring;
 	o->tag = c->tag;
@@ -121,7 +121,7 @@ runopts_placing(const struct config *c, struct placing_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->remote = &c->remote;
-	o->plain = c->plain;
+	o->names = &c->names;
 	o->plus = c->plus;
 	o->jobs = c->jobs;
 	o->dryrun = c->dryrun;

@@ -32,7 +32,7 @@ refused() {
 	    --compress-program --tmux --tmuxpane --ssh-delay --basefile \
 	    --rsync-opts --onall --nonall --bg --fg --wait --csv --color \
 	    --colour-failed --ctag --latest-line --tee --shard --group-by \
-	    --rpl --parens --shebang --embed --shuf --noswap \
+	    --rpl --shebang --embed --shuf --noswap \
 	    --interactive --open-tty --use-cores-instead-of-threads \
 	    --shell-quote \
 	    --gnu --tollef --debug --filter-hosts --hostgroups; do
@@ -154,16 +154,18 @@ refused() {
 
 @test "{= ... =} is refused with an error naming it, status 255" {
 	local cmd
-	for cmd in 'echo {= $_=uc($_) =}' 'echo {=uc=}' 'echo x{=1=}y'; do
+	for cmd in 'echo {= $_=uc($_) =}' 'echo {=uc=}' 'echo x{= 1 =}y'; do
 		run sh -c '"$WSPX" "$0" ::: a 2> err; echo "status $?"' "$cmd"
 		[ "$output" = "status 255" ]
 		[ "$(wc -l < err)" -eq 1 ]
-		grep -qF '{= ... =}' err
+		expr=${cmd#echo }
+		expr=${expr#x}
+		grep -qF ": ${expr%y} is Perl code" err
 	done
 	run sh -c '"$WSPX" -q echo "{= s/a/b/ =}" ::: a 2> err'
 	[ "$status" -eq 255 ]
 	[ -z "$output" ]
-	grep -qF '{= ... =}' err
+	grep -qF ': {= s/a/b/ =} is Perl code' err
 	run sh -c '"$WSPX" -X touch ran "{= 1 =}" ::: a 2> err'
 	[ "$status" -eq 255 ]
 	[ ! -e ran ]

@@ -89,6 +89,7 @@ static char paths[NSHELLS][96];
 /* One input, read. */
 struct input {
 	struct command_opts o;
+	struct replnames names;	/* o.names: -I, --er and their kin */
 	bool noargs;		/* -N 0: a job has no arguments */
 	struct args a;		/* the job's */
 	size_t *rec;		/* a.rec, the records' offsets */
@@ -177,6 +178,22 @@ records(struct input *in, char **v, size_t n, size_t f)
 	in->a.rec = in->rec;
 }
 
+/* One of the options that rename replacement strings, the first byte of
+ * word choosing which (-I, --er, ..., or --parens): word is its value.
+ * ('' is refused, as is a --parens of less than two bytes; -i with no
+ * value renames nothing.) */
+static void
+renameby(struct input *in, const char *word)
+{
+	unsigned which = (unsigned char)word[0] % (RM_RENAMED + 1);
+
+	in->o.names = &in->names;
+	if (which == RM_RENAMED && strlen(word) >= 2)
+		in->names.parens = word;
+	else if (which < RM_RENAMED && *word != '\0')
+		in->names.name[which] = word;
+}
+
 static void
 readinput(struct input *in, const uint8_t *data, size_t size)
 {
@@ -190,9 +207,8 @@ readinput(struct input *in, const uint8_t *data, size_t size)
 	in->o.flags = (b0 & 1 ? TMPL_QUOTED : 0) | (b0 & 2 ? TMPL_PLUS : 0) |
 	    (b0 & 4 ? TMPL_CONTEXT : 0) | (b0 & 8 ? TMPL_PROGRAMS : 0) |
 	    (in->noargs ? 0 : TMPL_APPEND);
-	/* (-I '' is refused, -i/--replace with no value is no -I) */
-	if ((b0 & 32) && at < n && *in->words[at] != '\0')
-		in->o.plain = in->words[at];
+	if ((b0 & 32) && at < n)
+		renameby(in, in->words[at]);
 	at += (b0 & 32) && at < n;
 	if ((b0 & 64) && at < n)
 		in->o.tagstring = in->words[at++];
@@ -389,12 +405,15 @@ checkargv(const struct input *in, const struct wspx__cmd *cmd, bool sh)
 }
 
 /* Whether the template can have no strings but whole records: any other
- * ({n}, {-n}, {#}, {%}, {##}, {0#}, {0%}) needs a digit, '#' or '%'. */
+ * ({n}, {-n}, {#}, {%}, {##}, {0#}, {0%}) needs a digit, '#' or '%',
+ * unless {#} or {%} was renamed. */
 static bool
 recordsonly(const struct input *in)
 {
 	size_t i;
 
+	if (in->names.name[RM_SEQ] != NULL || in->names.name[RM_SLOT] != NULL)
+		return false;
 	for (i = 0; i < in->o.ncommand; i++)
 		if (strpbrk(in->o.command[i], "0123456789#%") != NULL)
 			return false;
@@ -428,7 +447,7 @@ template(const struct input *in)
 
 	if (in->o.ncommand == 0)
 		return NULL;
-	t = template_new(in->o.command, in->o.ncommand, in->o.plain,
+	t = template_new(in->o.command, in->o.ncommand, in->o.names,
 	    in->o.flags);
 	if (t != NULL)
 		template_set_total(t, template_needs_total(t) ? TOTAL : 0,
