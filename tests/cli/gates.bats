@@ -56,7 +56,7 @@ meminfo() {
 
 @test "--memfree below what is available: the jobs run" {
 	run "$WSPX" --memfree 1M 'echo {}' ::: a
-	# (what else was said, if anything: check-asan once saw more than
+	# (what else was said, if anything: check-tsan once saw more than
 	# "a" here, with status 0, and did not show it)
 	[ "$status" -eq 0 ] || { echo "status $status: $output"; false; }
 	[ "$output" = a ] || { echo "output: $output"; false; }
