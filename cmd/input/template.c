@@ -37,7 +37,6 @@ enum kind {
 	REPL		/* a replacement string */
 };
 
-
 /* What a job's command is filled with besides its arguments. */
 struct fill {
 	uint64_t seq;
@@ -62,7 +61,6 @@ struct template {
 	bool shell;	/* the text needs a shell */
 	bool quoted;	/* -q: each of COMMAND's words is one argument */
 	bool context;	/* -X: words with {} repeat per record */
-	bool plus;	/* --plus strings are read */
 	bool programs;	/* a builtin that is also a program runs as the
 			 * program (echo, true, ...) */
 	uint64_t total;	/* {##}, once known (template_set_total) */
@@ -155,13 +153,13 @@ parse(struct template *t, const char *text, const struct replkeys *k,
 	return repl;
 }
 
-/* Parse COMMAND's words into t's tokens; returns whether they had a
- * replacement string. */
+/* Parse COMMAND's words into t's tokens, with the --plus strings if plus;
+ * returns whether they had a replacement string. */
 static bool
 parsewords(struct template *t, char *const *words, size_t n,
-    const struct replnames *names, bool quoted)
+    const struct replnames *names, bool quoted, bool plus)
 {
-	struct replkeys *k = replkeys_new(names, t->plus);
+	struct replkeys *k = replkeys_new(names, plus);
 	struct buf line = { NULL, 0, 0 };
 	bool repl = false;
 	size_t i;
@@ -191,10 +189,9 @@ template_new(char *const *words, size_t n, const struct replnames *names,
 	struct token tok = { REPL, NULL, 0, RM_WHOLE, false };
 	bool repl, quoted = flags & TMPL_QUOTED;
 
-	t->plus = flags & TMPL_PLUS;
 	t->programs = flags & TMPL_PROGRAMS;
 	t->context = flags & TMPL_CONTEXT;
-	repl = parsewords(t, words, n, names, quoted);
+	repl = parsewords(t, words, n, names, quoted, flags & TMPL_PLUS);
 	if (t->n == 0 && !(quoted && n > 0)) {
 		template_free(t);
 		return NULL;
