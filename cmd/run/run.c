@@ -615,7 +615,14 @@ run(struct config *c)
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
 	    exitstatus(&r, &f);
-	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0) {
+	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0 &&
+	    wspx__output_overflowed(r.out)) {
+		warn("temporary files in %s: %s: the output that waited in "
+		    "memory reached its bound (64 MiB), and what the jobs "
+		    "printed was dropped: stopped (make room there, or "
+		    "choose another --tmpdir)", c->tmpdir, strerror(-oerr));
+		status = EXIT_USAGE;
+	} else if (sig == 0 && oerr != 0) {
 		warn("cannot write the output: %s", strerror(-oerr));
 		status = EXIT_USAGE;
 	}
@@ -624,7 +631,8 @@ run(struct config *c)
 		warn("--results: %s", what);
 		status = EXIT_USAGE;
 	}
-	if ((oerr = wspx__output_spill_error(r.out)) != 0)
+	if ((oerr = wspx__output_spill_error(r.out)) != 0 &&
+	    !wspx__output_overflowed(r.out))
 		warn("temporary files in %s: %s: output waited in memory",
 		    c->tmpdir, strerror(-oerr));
 	status = reports_close(&r.rep, &f, status, cancelledby(&r, sig));

@@ -246,7 +246,8 @@ wspx__output_space(struct wspx__output *o, struct wspx__outjob *j,
 	struct wspx__spill_buf *b = &j->buf[stream - 1];
 
 	if (o->opts.mode != WSPX_OUT_GROUP || o->opts.keep_order ||
-	    failed(o) || b->fd >= 0 || b->len + want > o->opts.spill ||
+	    failed(o) || b->fd >= 0 || b->lost ||
+	    b->len + want > o->opts.spill ||
 	    wspx__spill_reserve(&o->spill, b, b->len + want) != 0)
 		return NULL;
 	*n = b->cap - b->len;
@@ -321,7 +322,7 @@ emitbuf(struct wspx__output *o, struct wspx__outjob *j, int stream)
 		}
 		emit(o, j, stream, o->copy, (size_t)r);
 	}
-	wspx__spill_forget(b);
+	wspx__spill_forget(&o->spill, b);
 }
 
 int
@@ -506,8 +507,8 @@ wspx__output_discard(struct wspx__output *o, struct wspx__outjob *j)
 	/* Under the lock: with keep-order, advance() prints the buffers of
 	 * the job that becomes the head, from another thread. */
 	WSPX_MUST(pthread_mutex_lock(&o->lock));
-	wspx__spill_forget(&j->buf[0]);
-	wspx__spill_forget(&j->buf[1]);
+	wspx__spill_forget(&o->spill, &j->buf[0]);
+	wspx__spill_forget(&o->spill, &j->buf[1]);
 	j->bytes[0] = j->bytes[1] = 0;
 	j->tailpos = j->tailfill = 0;
 	WSPX_MUST(pthread_mutex_unlock(&o->lock));
@@ -759,6 +760,25 @@ wspx__output_error(struct wspx__output *o)
 {
 	/* relaxed: see fail(). */
 	return atomic_load_explicit(&o->err, memory_order_relaxed);
+}
+
+void
+wspx__output_check_overflow(struct wspx__output *o)
+{
+	int err;
+
+	if (!wspx__spill_over(&o->spill) || failed(o))
+		return;
+	err = wspx__spill_error(&o->spill);
+	WSPX_MUST(pthread_mutex_lock(&o->lock));
+	fail(o, err != 0 ? err : -ENOSPC);
+	letgo(o);
+}
+
+bool
+wspx__output_overflowed(struct wspx__output *o)
+{
+	return wspx__spill_over(&o->spill);
 }
 
 int

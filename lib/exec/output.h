@@ -155,7 +155,18 @@ int wspx__output_error(struct wspx__output *o);
 
 /* The first error a spill file met (-errno; none could be made, or one
  * could not be written, as on a full disk), or 0.  The output then stayed
- * in memory: nothing was lost.  Read it once the jobs have ended. */
+ * in memory, unless that overflowed (wspx__output_overflowed()).  Read it
+ * once the jobs have ended. */
 int wspx__output_spill_error(struct wspx__output *o);
+
+/* If what a job printed had to be dropped (no spill file could take it,
+ * and the memory for output that waits was full), fail the output with
+ * the spill file's error, as a write error fails it: nothing more is
+ * printed, and opts.failed is called.  A job's reader thread, holding no
+ * lock. */
+void wspx__output_check_overflow(struct wspx__output *o);
+
+/* Whether output had to be dropped so.  Any thread. */
+bool wspx__output_overflowed(struct wspx__output *o);
 
 #endif /* WSPX_OUTPUT_H */

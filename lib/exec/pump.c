@@ -92,6 +92,7 @@ wspx__pump(struct wspx__output *o, struct wspx__outjob *oj,
 			if ((n = readinto(o, oj, i + 1, pf[i].fd)) < 0 &&
 			    errno == EINTR)
 				continue;
+			wspx__output_check_overflow(o);
 			nap |= n > 0 && n < (ssize_t)BIG_WRITER;
 			if (n <= 0) {
 				close(pf[i].fd);

@@ -1,5 +1,13 @@
 /*
  * Collected output, in memory then in spill files (see spill.h).
+ *
+ * Each buffer has one writer at a time; what the buffers share is the
+ * spares (under their lock) and three relaxed atomics: the first spill
+ * error, the bytes waiting in memory past the threshold (a counter that
+ * orders nothing but itself: a charge past the bound is taken back, so
+ * it never stays over it), and the overflow flag, a hint that the
+ * readers poll to fail the output under the output's lock, and that the
+ * run reads once they have been joined.
  */
 #include "spill.h"
 
@@ -26,6 +34,8 @@ wspx__spill_init(struct wspx__spill *s, size_t threshold, const char *tmpdir)
 	s->threshold = threshold;
 	s->tmpdir = tmpdir;
 	atomic_init(&s->err, 0);
+	atomic_init(&s->waiting, 0);
+	atomic_init(&s->over, false);
 	WSPX_MUST(pthread_mutex_init(&s->sparelock, NULL));
 }
 
@@ -46,15 +56,49 @@ wspx__spill_buf_init(struct wspx__spill_buf *b)
 	b->fd = -1;
 }
 
+/* Count n more bytes of b as waiting past the threshold, if the bound
+ * lets them: the counter is all the buffers share, so a failed add is
+ * taken back (a relaxed counter: it orders nothing but itself). */
+static bool
+charge(struct wspx__spill *s, struct wspx__spill_buf *b, size_t n)
+{
+	size_t had = atomic_fetch_add_explicit(&s->waiting, n,
+	    memory_order_relaxed);
+
+	if (had + n > WSPX_SPILL_WAITCAP || had + n < had) {
+		atomic_fetch_sub_explicit(&s->waiting, n,
+		    memory_order_relaxed);
+		return false;
+	}
+	b->charged += n;
+	return true;
+}
+
 /* Empty b, keeping its memory. */
 void
-wspx__spill_forget(struct wspx__spill_buf *b)
+wspx__spill_forget(struct wspx__spill *s, struct wspx__spill_buf *b)
 {
 	if (b->fd >= 0)
 		close(b->fd);
 	b->fd = -1;
 	b->len = 0;
 	b->filed = 0;
+	/* relaxed: see charge() */
+	atomic_fetch_sub_explicit(&s->waiting, b->charged,
+	    memory_order_relaxed);
+	b->charged = 0;
+}
+
+/* b could not wait in memory within the bound: drop what it holds, and
+ * all that comes after, and say the store overflowed. */
+static void
+lose(struct wspx__spill *s, struct wspx__spill_buf *b)
+{
+	wspx__spill_forget(s, b);
+	b->lost = true;
+	/* relaxed: a flag that the owner polls (wspx__spill_over()) to
+	 * stop the run; the bytes it dropped are no one's to read */
+	atomic_store_explicit(&s->over, true, memory_order_relaxed);
 }
 
 /* Give b's memory back: kept as a spare if large, else freed. */
@@ -63,7 +107,7 @@ wspx__spill_release(struct wspx__spill *s, struct wspx__spill_buf *b)
 {
 	int i;
 
-	wspx__spill_forget(b);
+	wspx__spill_forget(s, b);
 	if (b->cap >= SPARE_MIN) {
 		WSPX_MUST(pthread_mutex_lock(&s->sparelock));
 		for (i = 0; i < WSPX_SPILL_SPARES &&
@@ -129,15 +173,16 @@ spillfailed(struct wspx__spill *s, struct wspx__spill_buf *b, int why)
 	int none = 0;
 
 	/* relaxed: only the first error is kept, and it is read at the end,
-	 * after the threads that collect output have been joined. */
+	 * after the threads that collect output have been joined (or, as a
+	 * hint, by wspx__output_check_overflow(), which has a fallback). */
 	(void)atomic_compare_exchange_strong_explicit(&s->err, &none, why,
 	    memory_order_relaxed, memory_order_relaxed);
 	b->nospill = true;
 }
 
 /* The spill file of b failed (a full disk): bring what it holds back into
- * memory and keep b there from now on, so nothing is lost.  Returns 0 or
- * -errno. */
+ * memory and keep b there from now on, so nothing is lost, as far as the
+ * bound lets it (else b is lost).  Returns 0 or -errno. */
 static int
 unspill(struct wspx__spill *s, struct wspx__spill_buf *b, int why)
 {
@@ -145,6 +190,10 @@ unspill(struct wspx__spill *s, struct wspx__spill_buf *b, int why)
 	ssize_t r;
 
 	spillfailed(s, b, why);
+	if (b->filed > WSPX_SPILL_WAITCAP || !charge(s, b, (size_t)b->filed)) {
+		lose(s, b);
+		return 0;
+	}
 	if (wspx__spill_reserve(s, b, b->len + (size_t)b->filed) != 0)
 		return -ENOMEM;
 	for (off = 0; off < b->filed; off += (uint64_t)r) {
@@ -162,8 +211,20 @@ unspill(struct wspx__spill *s, struct wspx__spill_buf *b, int why)
 	return 0;
 }
 
+/* Charge what b, in memory only, would hold past the threshold with n
+ * more bytes, as far as it is not charged yet. */
+static bool
+chargepast(struct wspx__spill *s, struct wspx__spill_buf *b, size_t n)
+{
+	size_t past = b->len + n > s->threshold ? b->len + n - s->threshold :
+	    0;
+
+	return past <= b->charged || charge(s, b, past - b->charged);
+}
+
 /* Add n bytes to b: in memory up to the spill threshold, then in a spill
- * file (in memory after all if no file can be made or written). */
+ * file (in memory after all if no file can be made or written, within
+ * the bound; past it, b is lost). */
 int
 wspx__spill_add(struct wspx__spill *s, struct wspx__spill_buf *b,
     const char *p, size_t n)
@@ -171,7 +232,7 @@ wspx__spill_add(struct wspx__spill *s, struct wspx__spill_buf *b,
 	size_t k;
 	int rc;
 
-	if (n == 0)
+	if (n == 0 || b->lost)
 		return 0;
 	if (b->fd < 0 && !b->nospill && b->len + n > s->threshold &&
 	    (b->fd = wspx__tmp_anon(s->tmpdir)) < 0) {
@@ -183,16 +244,27 @@ wspx__spill_add(struct wspx__spill *s, struct wspx__spill_buf *b,
 		b->filed += k;
 		if (rc == 0)
 			return 0;
-		if ((rc = unspill(s, b, rc)) != 0)
+		if ((rc = unspill(s, b, rc)) != 0 || b->lost)
 			return rc;
 		p += k;
 		n -= k;
+	}
+	if (b->nospill && !chargepast(s, b, n)) {
+		lose(s, b);
+		return 0;
 	}
 	if (wspx__spill_reserve(s, b, b->len + n) != 0)
 		return -ENOMEM;
 	memcpy(b->mem + b->len, p, n);
 	b->len += n;
 	return 0;
+}
+
+bool
+wspx__spill_over(struct wspx__spill *s)
+{
+	/* relaxed: see lose() */
+	return atomic_load_explicit(&s->over, memory_order_relaxed);
 }
 
 int

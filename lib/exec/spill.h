@@ -3,7 +3,11 @@
  * to a threshold per stream, then in an unlinked temporary file, so that
  * memory stays bounded whatever the jobs print, and back in memory after
  * all if no file can be made or written (a full disk), so that nothing is
- * lost.  Large buffers are kept for reuse by the next job.  A buffer is
+ * lost, up to a bound for all buffers together (WSPX_SPILL_WAITCAP): past
+ * it, a buffer drops what it holds and what comes after (it is lost), and
+ * the store says it overflowed, for its owner to stop the run, as GNU
+ * parallel does at once.  Large buffers are kept for reuse by the next
+ * job.  A buffer is
  * written by one thread at a time (the job's reader, or the output's
  * holder of its lock); the store's spares are shared, under their lock.
  */
@@ -17,6 +21,9 @@
 #include <stdint.h>
 
 #define WSPX_SPILL_SPARES	4
+/* The most bytes that buffers whose file failed hold in memory past
+ * their threshold, all together. */
+#define WSPX_SPILL_WAITCAP	((size_t)64 << 20)
 
 /* The collected bytes of one stream: mem first, then the file. */
 struct wspx__spill_buf {
@@ -25,6 +32,8 @@ struct wspx__spill_buf {
 	int fd;			/* the spill file, or -1 */
 	uint64_t filed;		/* bytes in the spill file, after mem's */
 	bool nospill;		/* a spill file failed: memory only */
+	size_t charged;		/* of len, the bytes counted in waiting */
+	bool lost;		/* past the bound: dropped, from now on */
 };
 
 /* What the buffers of an output share. */
@@ -32,6 +41,8 @@ struct wspx__spill {
 	size_t threshold;	/* bytes in memory before a file is used */
 	const char *tmpdir;	/* where the files are made, borrowed */
 	_Atomic(int) err;	/* the first spill file error, or 0 */
+	_Atomic(size_t) waiting;	/* bytes charged, all buffers */
+	_Atomic(bool) over;	/* a buffer was lost */
 	pthread_mutex_t sparelock;	/* guards spare */
 	struct {
 		char *mem;
@@ -50,9 +61,9 @@ void wspx__spill_fini(struct wspx__spill *s);
 /* An empty buffer. */
 void wspx__spill_buf_init(struct wspx__spill_buf *b);
 
-/* Add n bytes to b: in memory up to the threshold, then in a spill file.
- * Returns 0 or -errno (-ENOMEM, or a file's error that memory could not
- * take over). */
+/* Add n bytes to b: in memory up to the threshold, then in a spill file,
+ * then, if that failed, in memory up to the bound; past it, b is lost.
+ * Returns 0 or -ENOMEM. */
 int wspx__spill_add(struct wspx__spill *s, struct wspx__spill_buf *b,
     const char *p, size_t n);
 
@@ -61,7 +72,7 @@ int wspx__spill_reserve(struct wspx__spill *s, struct wspx__spill_buf *b,
     size_t need);
 
 /* Empty b, keeping its memory (its file is closed). */
-void wspx__spill_forget(struct wspx__spill_buf *b);
+void wspx__spill_forget(struct wspx__spill *s, struct wspx__spill_buf *b);
 
 /* Empty b and give its memory back: kept as a spare if large. */
 void wspx__spill_release(struct wspx__spill *s, struct wspx__spill_buf *b);
@@ -69,5 +80,9 @@ void wspx__spill_release(struct wspx__spill *s, struct wspx__spill_buf *b);
 /* The first error a spill file met (-errno), or 0.  Read once the
  * buffers' writers have stopped. */
 int wspx__spill_error(struct wspx__spill *s);
+
+/* Whether a buffer was lost: its output waited in memory past
+ * WSPX_SPILL_WAITCAP.  Any thread. */
+bool wspx__spill_over(struct wspx__spill *s);
 
 #endif /* WSPX_SPILL_H */

@@ -3,6 +3,7 @@
 # byte lost and none interleaved, whatever the jobs print.
 
 load helper
+load gnu
 
 # A script printing $2 lines "job $1 line N" (N = 1..$2), 10000 at a time.
 bigjob() {
@@ -101,6 +102,46 @@ SH
 	    'sleep {}; head -c 2000000 /dev/zero' ::: 1 0 2> err | wc -c > count
 	[ "$(cat count)" -eq 4000000 ]
 	grep -q "no-such-dir: No such file" err
+}
+
+@test "output that waits in memory past 64 MiB stops the run, bounded, as GNU parallel stops" {
+	# No spill file can take more than 100 KiB (ulimit -f), so what a job
+	# prints would all wait in memory: wspx keeps 64 MiB at most, then
+	# drops it and stops the run with 255, printing nothing of it.  Two
+	# sizes compared with each other, not with a fixed size, so that it
+	# holds under the sanitizers too: held whole, 1.2 GB would take
+	# 900 MB more than 300 MB.
+	small=$(maxrss sh -c 'ulimit -f 100; "$WSPX" -j1 \
+	    "head -c 300000000 /dev/zero; : {}" ::: 1 > out 2> err;
+	    echo $? > rc')
+	[ "$(cat rc)" -eq 255 ]
+	[ ! -s out ]
+	grep -q "temporary files in .*: the output that waited in memory reached its bound (64 MiB)" err
+	kib=$(maxrss sh -c 'ulimit -f 100; "$WSPX" -j1 \
+	    "head -c 1200000000 /dev/zero; : {}" ::: 1 > out 2> err;
+	    echo $? > rc')
+	[ "$(cat rc)" -eq 255 ]
+	echo "peak RSS $small KiB for 300 MB, $kib KiB for 1.2 GB" >&3
+	[ "$kib" -lt $((small + 150000)) ]
+	# and with -k, a job behind the one that prints live
+	run sh -c 'ulimit -f 100; "$WSPX" -k -j2 "if [ {} = 1 ]; then
+	    until [ -e never ]; do sleep 1; done; else
+	    head -c 300000000 /dev/zero; fi" ::: 1 2 > out'
+	[ "$status" -eq 255 ]
+	[ ! -s out ]
+}
+
+@test "a full --tmpdir stops the run with 255 and prints nothing, as GNU parallel" {
+	mkdir tiny
+	mount -t tmpfs -o size=1m tmpfs tiny 2> /dev/null ||
+	    skip "cannot mount a tmpfs here"
+	local rc=0
+	same --tmpdir tiny -j2 'head -c 100000000 /dev/zero; : {}' ::: 1 2 ||
+	    rc=$?
+	umount tiny
+	[ "$rc" -eq 0 ]
+	[ "$(cat wspx.rc)" -eq 255 ]
+	[ ! -s wspx.out ]
 }
 
 @test "--group, the default, can be asked for; the last mode given wins" {
