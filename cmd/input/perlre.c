@@ -164,6 +164,17 @@ struct cost {
 	size_t loopnest;	/* the most such nesting under a loop of
 				 * what may match nothing, its copies
 				 * counted */
+	uint64_t fac;		/* the empty paths through it, if it may
+				 * match nothing: its nesting, or its
+				 * chain's (below), the larger */
+	uint64_t chain;		/* the worst loop over what may match
+				 * nothing, its nesting squared, times the
+				 * empty paths that lead into it (see
+				 * PERLRE_MAXCHAIN) */
+	uint64_t run, tail;	/* of a group being read, and of one read:
+				 * the empty paths through the atoms after
+				 * the last that must match something */
+	uint64_t altrun;	/* the most of run in a branch before */
 	bool empty;		/* it may match nothing */
 	bool alt;		/* a group with '|' */
 	/* Of a group being read: */
@@ -172,7 +183,22 @@ struct cost {
 	bool emptybranch;	/* a branch before this one may */
 	size_t restnest, restloopnest;	/* nest and loopnest before the
 					 * last atom */
+	uint64_t restrun, restchain;	/* run and chain before it */
 };
+
+/* a * b, at most PERLRE_MAXCHAIN + 1. */
+static uint64_t
+chained(uint64_t a, uint64_t b)
+{
+	return b != 0 && a > (PERLRE_MAXCHAIN + 1) / b ? PERLRE_MAXCHAIN + 1 :
+	    a * b;
+}
+
+static uint64_t
+larger(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
 
 /* The atom c after to, what has been read of a group's branch. */
 static void
@@ -188,12 +214,19 @@ addcost(struct cost *to, const struct cost *c)
 	    c->loopnest;
 	to->restempty = to->empty;
 	to->empty = to->empty && c->empty;
+	/* the empty paths run so far lead into c's loops */
+	to->restrun = to->run;
+	to->restchain = to->chain;
+	to->chain = larger(to->chain, chained(to->run, c->chain));
+	to->run = c->empty ? chained(to->run, c->fac) : c->tail;
 }
 
 /* The atom a, repeated by r. */
 static void
 repeatcost(struct cost *a, const struct repeat *r)
 {
+	uint64_t inner = a->nest;
+
 	a->optional = capped((uint64_t)(r->optional ? a->copies :
 	    a->optional) * r->copies);
 	a->loops = capped((uint64_t)a->loops * r->copies +
@@ -201,12 +234,19 @@ repeatcost(struct cost *a, const struct repeat *r)
 	a->nest = capped((uint64_t)a->nest + r->optional);
 	a->loopnest = capped((uint64_t)(r->unbounded && a->empty &&
 	    a->nest > a->loopnest ? a->nest : a->loopnest) * r->copies);
+	/* (a loop's chain: its nesting squared, each copy) */
+	a->chain = chained(a->chain, r->copies);
+	if (r->unbounded && a->empty)
+		a->chain = larger(a->chain, chained(chained(inner, inner),
+		    r->copies));
+	a->fac = larger(a->fac, a->nest);
 	a->copies = capped((uint64_t)a->copies * r->copies);
 	a->empty = a->empty || r->none;
 }
 
 /* A new group's cost, or a new branch's. */
-static const struct cost nothing = { .empty = true, .restempty = true };
+static const struct cost nothing = { .empty = true, .restempty = true,
+    .fac = 1, .run = 1, .tail = 1, .restrun = 1 };
 
 /* Whether the atom at p (len bytes) matches nothing but a place: an
  * anchor, or glibc's \b \B \< \> \` \'. */
@@ -230,6 +270,10 @@ groupcost(const struct cost *g)
 	c.nest = g->nest;
 	c.loopnest = g->loopnest;
 	c.empty = g->empty || g->emptybranch;
+	/* (a loop inside is taken as reached from the group's start) */
+	c.chain = g->chain;
+	c.fac = larger(larger(g->nest, g->run), g->altrun);
+	c.tail = g->run;
 	return c;
 }
 
@@ -258,6 +302,8 @@ cost(const char *re, size_t *depth, bool *stray)
 			sum[d].loops -= last.loops;
 			sum[d].nest = sum[d].restnest;
 			sum[d].loopnest = sum[d].restloopnest;
+			sum[d].run = sum[d].restrun;
+			sum[d].chain = sum[d].restchain;
 			sum[d].empty = sum[d].restempty;
 			repeatcost(&last, &r);
 			addcost(&sum[d], &last);
@@ -270,6 +316,9 @@ cost(const char *re, size_t *depth, bool *stray)
 				sum[d].emptybranch = sum[d].emptybranch ||
 				    sum[d].empty;
 				sum[d].empty = true;
+				sum[d].altrun = larger(sum[d].altrun,
+				    sum[d].run);
+				sum[d].run = 1;
 			} else if ((sum[++d] = nothing, d > *depth))
 				*depth = d;
 			last = nothing;
@@ -279,7 +328,8 @@ cost(const char *re, size_t *depth, bool *stray)
 			len = (size_t)(bracketend(p) - p);
 		else if (*p == '\\' && p[1] != '\0')
 			len = 2;
-		last = (struct cost){ .copies = 1, .empty = zerowidth(p, len) };
+		last = (struct cost){ .copies = 1, .empty = zerowidth(p, len),
+		    .fac = 1, .run = 1, .tail = 1, .restrun = 1 };
 		if (*p == ')' && d > 0)
 			last = groupcost(&sum[d--]);
 		else if (*p == ')')
@@ -311,6 +361,10 @@ toocomplex(const struct cost *c, size_t depth)
 		return "a loop over repetitions nested in each other that may "
 		    "match nothing, such as ((a?)?)+, over 64 deep, copies "
 		    "counted";
+	if (c->chain > PERLRE_MAXCHAIN)
+		return "repetitions nested in each other that may match "
+		    "nothing, one after another, such as a??a??a??, before "
+		    "a loop over such repetitions";
 	return "over 8 unbounded repetitions (*, + or {n,}) of what may "
 	    "match nothing, such as (a*)* or a**";
 }
@@ -337,7 +391,7 @@ perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 
 	if (c.copies > PERLRE_MAXCOPIES || c.optional > PERLRE_MAXOPTIONAL ||
 	    c.loops > PERLRE_MAXEMPTYLOOPS || depth > PERLRE_MAXDEPTH ||
-	    c.loopnest > PERLRE_MAXLOOPNEST) {
+	    c.loopnest > PERLRE_MAXLOOPNEST || c.chain > PERLRE_MAXCHAIN) {
 		free(posix);
 		if (n > 0)
 			snprintf(err, n, "too complex for the C library: %s",

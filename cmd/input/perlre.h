@@ -32,6 +32,14 @@ char *perlre_posix(const char *re);
  * fourth power or so, ((a?)?...)+ 100 deep took it 4 s, a?...?+++ with 43
  * '?' 1.5 s (found by tests/fuzz/pipe). */
 #define PERLRE_MAXLOOPNEST 64
+/* A loop over what may match nothing, with a nesting n of such
+ * repetitions under it, costs regcomp() time in n squared times the
+ * empty paths that lead into it: those through the repetitions that
+ * may match nothing just before it, the product of their nestings
+ * (a??a??a??(a???)+: 2 * 2 * 2 * 9, times the loop's copies).  a??
+ * twelve times before (a?...?)+ 31 deep took 0.6 s, and 20 s under
+ * ASan (found by tests/fuzz/pipe). */
+#define PERLRE_MAXCHAIN 100000
 
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;

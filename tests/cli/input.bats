@@ -238,6 +238,25 @@ load helper
 		[ "$status" -eq 255 ]
 		[[ "$output" == *"--recend"*"a loop over repetitions nested"* ]]
 	done
+	# such repetitions one after another before such a loop: the empty
+	# paths through them multiply (found by tests/fuzz/pipe,
+	# tests/fuzz/corpus/pipe/finding-regcomp-optional-chain-loop)
+	local q31 q39
+	q31=$(printf '%31s' | tr ' ' '?')
+	q39=$(printf '%39s' | tr ' ' '?')
+	for re in "a$q39""b$q39""c$q31+" "a??a??a??a??a??a??a??a??a??a??a??a??c$q31+" \
+	    "(.*?)(.*?)(.*?)(.*?)(.*?)(.*?)(.*?)(.*?)(.*?)(.*?)(.*?)(.*?)c$q31+"; do
+		run timeout 100 "$WSPX" --pipe --regexp --recend "$re" cat \
+		    < /dev/null
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--recend"*"before a loop over such repetitions"* ]]
+	done
+	# not one after another, or after a loop, or short: taken
+	for re in "a${q39}X""b${q39}X""c$q31+" "c$q31+a${q39}b$q39" \
+	    "a??a??a??(c?)+" '(\s*,?\s*)+' '^(.*?),(.*?),(.*?),(.*?);\s*'; do
+		run "$WSPX" --pipe --regexp --recend "$re" cat < /dev/null
+		[ "$status" -eq 0 ]
+	done
 	# the same nesting with no loop, or not as deep, is taken
 	run "$WSPX" --colsep "a$(printf '%43s' | tr ' ' '?')" echo ::: xay
 	[ "$status" -eq 0 ]
