@@ -162,7 +162,11 @@ _wspx()
 	    --line-buffer --line-buffered --linebuffer --linebuffered --lb
 	    -u --ungroup -k --keep-order --keeporder --tag --tagstring
 	    --tag-string --dry-run --dryrun --dr -v -t --verbose
-	    --tmpdir --tempdir --term-timeout --no-status --progress
+	    --tmpdir --tempdir --compress --compress-program
+	    --use-compress-program --compressprogram --usecompressprogram
+	    --decompress-program --use-decompress-program
+	    --decompressprogram --usedecompressprogram
+	    --term-timeout --no-status --progress
 	    --progress-interval --total --total-jobs --totaljobs --stats
 	    --metrics --events --trace --joblog --jl --resume --resume-failed
 	    --retry-failed --retries --retry-delay --timeout --halt
@@ -191,7 +195,10 @@ _wspx()
 	    --basenameextensionreplace --bner --seqreplace --slotreplace
 	    --parens --shell -j --jobs
 	    -P --max-procs --maxprocs --tagstring --tag-string --tmpdir
-	    --tempdir --term-timeout --progress-interval --total
+	    --tempdir --compress-program --use-compress-program
+	    --compressprogram --usecompressprogram --decompress-program
+	    --use-decompress-program --decompressprogram
+	    --usedecompressprogram --term-timeout --progress-interval --total
 	    --total-jobs --totaljobs --metrics --events --trace --joblog --jl
 	    --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay
 	    --results --res --memfree --load --nice -J --profile --block --block-size

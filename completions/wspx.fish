@@ -23,7 +23,10 @@ function __wspx_value_options
         --basenameextensionreplace --bner --seqreplace --slotreplace \
         --parens --shell -j --jobs \
         -P --max-procs --maxprocs --tagstring --tag-string --tmpdir \
-        --tempdir --term-timeout --progress-interval --total \
+        --tempdir --compress-program --use-compress-program \
+        --compressprogram --usecompressprogram --decompress-program \
+        --use-decompress-program --decompressprogram \
+        --usedecompressprogram --term-timeout --progress-interval --total \
         --total-jobs --totaljobs --metrics --events --trace --joblog --jl \
         --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay \
         --results --res --memfree --load --nice -J --profile --block --block-size \
@@ -203,6 +206,15 @@ complete -c wspx -n __wspx_before_command -s v -d "Print each command on stdout,
 complete -c wspx -n __wspx_before_command -s t -l verbose -d "Print each command to stderr as it starts"
 complete -c wspx -n __wspx_before_command -l tmpdir -x -a "(__fish_complete_directories)" -d "Put temporary files in DIR"
 complete -c wspx -n __wspx_before_command -l tempdir -x -a "(__fish_complete_directories)" -d "Put temporary files in DIR"
+complete -c wspx -n __wspx_before_command -l compress -d "Compress the output that waits in --tmpdir"
+complete -c wspx -n __wspx_before_command -l compress-program -x -d "Compress it with the shell command PRG"
+complete -c wspx -n __wspx_before_command -l use-compress-program -x -d "Compress it with the shell command PRG"
+complete -c wspx -n __wspx_before_command -l compressprogram -x -d "Compress it with the shell command PRG"
+complete -c wspx -n __wspx_before_command -l usecompressprogram -x -d "Compress it with the shell command PRG"
+complete -c wspx -n __wspx_before_command -l decompress-program -x -d "Decompress it with PRG"
+complete -c wspx -n __wspx_before_command -l use-decompress-program -x -d "Decompress it with PRG"
+complete -c wspx -n __wspx_before_command -l decompressprogram -x -d "Decompress it with PRG"
+complete -c wspx -n __wspx_before_command -l usedecompressprogram -x -d "Decompress it with PRG"
 complete -c wspx -n __wspx_before_command -l term-timeout -x -d "After a signal, wait DUR before SIGKILL (default 2s)"
 complete -c wspx -n __wspx_before_command -l no-status -d "No status line on a terminal"
 complete -c wspx -n __wspx_before_command -l progress -d "Print a progress line every few seconds (off a terminal)"

@@ -243,6 +243,11 @@ cmdline_finish(struct config *c, int argc, char **argv, int first)
 	if (c->files && c->results != NULL)
 		conflict("--files and --results", "each keeps the jobs' "
 		    "output in files of its own");
+	if ((c->compress || c->compressprog != NULL) && (c->files ||
+	    c->results != NULL))
+		conflict("--compress and --files or --results", "their files "
+		    "are written plain; --compress is for the output that "
+		    "waits to be printed");
 	if (c->nsrc == 0)
 		addsource(c, SRC_FILE, "-", NULL);
 	for (i = 1; c->link && i < c->nsrc; i++)

@@ -33,6 +33,9 @@ struct config {
 	struct replnames names;	/* -I, --er and their kin, --parens */
 	const char *shell;	/* --shell, or NULL (see input/shell.h) */
 	const char *tmpdir;	/* --tmpdir, $TMPDIR, /tmp */
+	bool compress;		/* --compress */
+	const char *compressprog;	/* --compress-program */
+	const char *decompressprog;	/* --decompress-program */
 	unsigned jobs;		/* -j */
 	bool jobsall;		/* -j 0: as many as the limits allow */
 	enum wspx_outmode mode;

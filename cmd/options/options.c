@@ -159,6 +159,9 @@ apply(struct config *c, const struct optdef *o, const char *as,
 	case O_SHOWCMD:		c->showcmd = true; break;
 	case O_VERBOSE:		c->verbose = true; break;
 	case O_TMPDIR:		settmpdir(c, as, v); break;
+	case O_COMPRESS:	c->compress = true; break;
+	case O_COMPRESSPROG:	c->compressprog = v; break;
+	case O_DECOMPRESSPROG:	c->decompressprog = v; break;
 	case O_WILLCITE:	break;
 	case O_TERMTIMEOUT:	c->termtimeout = parseduration(as, v); break;
 	case O_NOSTATUS:	c->nostatus = true; break;

@@ -23,10 +23,6 @@ static const struct refused {
 	{ "semaphore|semaphore-timeout|semaphoretimeout|st|semaphore-name|"
 	    "semaphorename|id|fg|bg|wait", "wspx has no semaphore mode (sem); "
 	    "a job file's pools limit jobs at once (wspx(5))" },
-	{ "compress|compress-program|use-compress-program|compressprogram|"
-	    "usecompressprogram|decompress-program|use-decompress-program|"
-	    "decompressprogram|usedecompressprogram", "output is not "
-	    "compressed; the temporary files of held output are plain" },
 	{ "ssh-delay|sshdelay|basefile|bf|rsync-opts|rsyncopts|onall|nonall|"
 	    "filter-hosts|filterhosts|filter-host|hgrp|hostgrp|hostgroup|"
 	    "hostgroups", "wspx's remote jobs have -S, --ssh, --workdir, --env, "

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "exec/exec.h"
@@ -61,6 +62,7 @@
 #include "report/trace.h"
 #include "run_int.h"
 #include "signals.h"
+#include "util/buf.h"
 #include "util/util.h"
 #include "wspx.h"
 
@@ -266,6 +268,9 @@ newoutput(struct run *r, const struct config *c, bool eventsout)
 	o.err_fd = STDERR_FILENO;
 	o.spill = spillsize(c, o.keep_order);
 	o.tmpdir = c->tmpdir;
+	runopts_compress(c, &r->zip, &r->unzip);
+	o.compress = r->zip;
+	o.decompress = r->unzip;
 	o.failed = outputfailed;
 	o.ctx = r;
 	if (wspx__output_new(&out, &o) != 0)
@@ -583,8 +588,44 @@ teardown(struct run *r)
 	running_free(r->running);
 	commands_free(r->cmds);
 	progpath_fini();
+	free(r->zip);
+	free(r->unzip);
 	close(r->devnull);
 	signals_free(r->signals);
+}
+
+/* Whether a --compress filter failed; if so, say which, how, and that
+ * the output that waited is lost. */
+static bool
+zipfailed(struct run *r)
+{
+	struct buf b = { NULL, 0, 0 };
+	enum wspx_zipper which;
+	const char *name;
+	int why;
+
+	if ((which = wspx__output_zipfailed(r->out, &why)) == WSPX_ZIP_NONE)
+		return false;
+	bufprintf(&b, "the %scompress program (%s) ", which ==
+	    WSPX_ZIP_COMPRESS ? "" : "de", which == WSPX_ZIP_COMPRESS ?
+	    r->zip : r->unzip);
+	if (why == -EPIPE)
+		bufadds(&b, "stopped reading what it had to compress");
+	else if (why == -EBADMSG)
+		bufadds(&b, "did not give back as many bytes as were "
+		    "compressed");
+	else if (why < 0)
+		bufprintf(&b, "could not start: %s", strerror(-why));
+	else if (WIFSIGNALED(why) && (name = signame(WTERMSIG(why))) != NULL)
+		bufprintf(&b, "was killed by %s", name);
+	else if (WIFSIGNALED(why))
+		bufprintf(&b, "was killed by signal %d", WTERMSIG(why));
+	else
+		bufprintf(&b, "failed with exit status %d", WEXITSTATUS(why));
+	warn("%s: the output that waited in --tmpdir %s is lost: stopped",
+	    b.s != NULL ? b.s : "failed", r->c->tmpdir);
+	free(b.s);
+	return true;
 }
 
 int
@@ -616,7 +657,9 @@ run(struct config *c)
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
 	    exitstatus(&r, &f);
 	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0 &&
-	    wspx__output_overflowed(r.out)) {
+	    zipfailed(&r)) {
+		status = EXIT_USAGE;
+	} else if (sig == 0 && oerr != 0 && wspx__output_overflowed(r.out)) {
 		warn("temporary files in %s: %s: the output that waited in "
 		    "memory reached its bound (64 MiB), and what the jobs "
 		    "printed was dropped: stopped (make room there, or "

@@ -42,6 +42,7 @@ struct run {
 	bool halted;		/* the halt policy was met */
 	struct signals *signals; /* the signal thread */
 	struct placing placing;	/* where jobs run: -S, --slurm, here */
+	char *zip, *unzip;	/* --compress's filters, or NULL */
 };
 
 /* The executor's callbacks for the run's jobs; their ctx is the run. */
@@ -67,6 +68,10 @@ void runopts_pipe(const struct config *c, struct pipe_opts *o);
 
 /* Where the jobs run. */
 void runopts_placing(const struct config *c, struct placing_opts *o);
+
+/* The shell commands that compress and decompress the output that
+ * waits in files (--compress and its kin), allocated, or NULL. */
+void runopts_compress(const struct config *c, char **zip, char **unzip);
 
 /* How the input's records make jobs; o->cm is the caller's to set. */
 void runopts_jobargs(const struct config *c, struct jobargs_opts *o);

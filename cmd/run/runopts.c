@@ -6,13 +6,16 @@
  */
 #include "run_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "input/command.h"
 #include "input/jobargs.h"
+#include "input/progpath.h"
 #include "pipe/pipeopts.h"
+#include "util/util.h"
 
 /* How COMMAND is read: -q, -X, --plus; " {}" is added unless -N 0 or
  * --pipe (a job then has no argument to add; with --cat or --fifo, {} is
@@ -138,4 +141,48 @@ runopts_jobargs(const struct config *c, struct jobargs_opts *o)
 	o->noargs = c->maxreplset && c->maxrepl == 0;
 	o->jobs = c->jobs;
 	o->maxchars = c->maxchars;
+}
+
+/* The compressors --compress looks for on PATH, GNU parallel's list in
+ * its order (the fast ones first); the first found runs with -c -1 and
+ * is undone by -dc; with none, cat. */
+static const char *const zippers[] = {
+	"pzstd", "lbzip2", "pbzip2", "zstd", "pixz", "lz4", "pigz", "lzop",
+	"plzip", "lzip", "gzip", "lrz", "pxz", "bzip2", "lzma", "xz", "clzip"
+};
+
+/* "prg" followed by "opts", allocated. */
+static char *
+withopts(const char *prg, const char *opts)
+{
+	size_t n = strlen(prg) + strlen(opts) + 1;
+	char *s = xmalloc(n);
+
+	snprintf(s, n, "%s%s", prg, opts);
+	return s;
+}
+
+void
+runopts_compress(const struct config *c, char **zip, char **unzip)
+{
+	const char *path = getenv("PATH");
+	size_t i;
+
+	*zip = *unzip = NULL;
+	if (c->compressprog != NULL) {
+		*zip = xstrdup(c->compressprog);
+		*unzip = withopts(c->compressprog, " -dc");
+	} else if (c->compress) {
+		for (i = 0; i < sizeof(zippers) / sizeof(zippers[0]) &&
+		    progpath_in(path, zippers[i]) == NULL; i++)
+			;
+		*zip = i < sizeof(zippers) / sizeof(zippers[0]) ?
+		    withopts(zippers[i], " -c -1") : xstrdup("cat");
+		*unzip = i < sizeof(zippers) / sizeof(zippers[0]) ?
+		    withopts(zippers[i], " -dc") : xstrdup("cat");
+	}
+	if (*zip != NULL && c->decompressprog != NULL) {
+		free(*unzip);
+		*unzip = xstrdup(c->decompressprog);
+	}
 }

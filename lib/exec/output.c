@@ -1,5 +1,5 @@
 /*
- * Printing jobs' output: one file past 600 lines because every mode, the
+ * Printing jobs' output: one file past 800 lines because every mode, the
  * staging and the status line meet under one lock, whose rules are
  * written here once.  One mutex, `lock`, serializes everything
  * that reaches wspx's stdout and stderr, so two jobs' bytes never
@@ -20,7 +20,8 @@
  *     prints once closed, as the others.
  *
  * Collected output stays in memory up to opts.spill bytes per stream; the rest
- * goes to an unlinked temporary file, read back when printed (spill.c).  A tag
+ * goes to an unlinked temporary file (through --compress's filters), read
+ * back when printed (spill.c).  A tag
  * is inserted before every line.  The first write error (EPIPE when the reader
  * of stdout is gone) stops all printing; collecting goes on, so the reader
  * threads never block, and the error is reported to every caller.
@@ -297,31 +298,38 @@ wspx__output_commit(struct wspx__outjob *j, int stream, size_t n)
 	j->bytes[stream - 1] += n;
 }
 
+/* Print what b holds in its spill file.  lock held. */
+static void
+emitfile(struct wspx__output *o, struct wspx__outjob *j, int stream,
+    struct wspx__spill_buf *b)
+{
+	struct wspx__spill_rd rd;
+	ssize_t r = 1;
+
+	if (!failed(o) && o->copy == NULL && (o->copy = malloc(STAGE)) == NULL)
+		fail(o, -ENOMEM);
+	if (!failed(o))
+		fail(o, wspx__spill_rd_open(&o->spill, b, &rd));
+	if (failed(o))
+		return;
+	while (!failed(o) && (r = wspx__spill_rd_read(b, &rd, o->copy,
+	    STAGE)) > 0)
+		emit(o, j, stream, o->copy, (size_t)r);
+	if (r < 0)
+		fail(o, (int)r);
+	/* (whole: read to its end, nothing failed) */
+	fail(o, wspx__spill_rd_close(&o->spill, b, &rd, r == 0 && !failed(o)));
+}
+
 /* Print and empty what j collected on stream.  lock held. */
 static void
 emitbuf(struct wspx__output *o, struct wspx__outjob *j, int stream)
 {
 	struct wspx__spill_buf *b = &j->buf[stream - 1];
-	uint64_t off;
-	ssize_t r;
 
 	emit(o, j, stream, b->mem, b->len);
-	if (b->fd >= 0 && b->filed > 0 && o->copy == NULL &&
-	    (o->copy = malloc(STAGE)) == NULL)
-		fail(o, -ENOMEM);
-	for (off = 0; o->copy != NULL && b->fd >= 0 && off < b->filed;
-	    off += (uint64_t)r) {
-		r = pread(b->fd, o->copy, STAGE, (off_t)off);
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR) {
-				r = 0;
-				continue;
-			}
-			fail(o, r < 0 ? -errno : -EIO);
-			break;
-		}
-		emit(o, j, stream, o->copy, (size_t)r);
-	}
+	if (b->fd >= 0 && b->filed > 0)
+		emitfile(o, j, stream, b);
 	wspx__spill_forget(&o->spill, b);
 }
 
@@ -347,6 +355,8 @@ wspx__output_new(struct wspx__output **out,
 	atomic_init(&o->err, 0);
 	WSPX_MUST(pthread_mutex_init(&o->lock, NULL));
 	wspx__spill_init(&o->spill, o->opts.spill, o->opts.tmpdir);
+	o->spill.zip = o->opts.compress;
+	o->spill.unzip = o->opts.decompress;
 	*out = o;
 	return 0;
 }
@@ -765,11 +775,12 @@ wspx__output_error(struct wspx__output *o)
 void
 wspx__output_check_overflow(struct wspx__output *o)
 {
-	int err;
+	int err, why;
 
 	if (!wspx__spill_over(&o->spill) || failed(o))
 		return;
-	err = wspx__spill_error(&o->spill);
+	err = wspx__spill_zipfailed(&o->spill, &why) != WSPX_ZIP_NONE ? -EIO :
+	    wspx__spill_error(&o->spill);
 	WSPX_MUST(pthread_mutex_lock(&o->lock));
 	fail(o, err != 0 ? err : -ENOSPC);
 	letgo(o);
@@ -779,6 +790,12 @@ bool
 wspx__output_overflowed(struct wspx__output *o)
 {
 	return wspx__spill_over(&o->spill);
+}
+
+enum wspx_zipper
+wspx__output_zipfailed(struct wspx__output *o, int *why)
+{
+	return wspx__spill_zipfailed(&o->spill, why);
 }
 
 int

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spill.h"
+
 enum wspx_outmode {
 	WSPX_OUT_GROUP,		/* a job's stdout, then its stderr, at its end */
 	WSPX_OUT_LINES,		/* whole lines as they come */
@@ -28,6 +30,8 @@ struct wspx__output_opts {
 	int err_fd;		/* where jobs' stderr and notes go */
 	size_t spill;		/* bytes per stream kept in memory; 0: 128 KiB */
 	const char *tmpdir;	/* where spill files go */
+	const char *compress;	/* shell commands that compress and */
+	const char *decompress;	/* decompress spill files; NULL: plain */
 	/* Called once, with the lock held, when writing the output first
 	 * fails (-errno); NULL: not called.  It must not print. */
 	void (*failed)(void *ctx, int err);
@@ -160,13 +164,19 @@ int wspx__output_error(struct wspx__output *o);
 int wspx__output_spill_error(struct wspx__output *o);
 
 /* If what a job printed had to be dropped (no spill file could take it,
- * and the memory for output that waits was full), fail the output with
- * the spill file's error, as a write error fails it: nothing more is
+ * and the memory for output that waits was full; or its compressor
+ * failed), fail the output with the spill file's error (-EIO for the
+ * compressor), as a write error fails it: nothing more is
  * printed, and opts.failed is called.  A job's reader thread, holding no
  * lock. */
 void wspx__output_check_overflow(struct wspx__output *o);
 
 /* Whether output had to be dropped so.  Any thread. */
 bool wspx__output_overflowed(struct wspx__output *o);
+
+/* Whether a filter of opts.compress failed, which one, and why (see
+ * wspx__spill_zipfailed()): the output then failed with -EIO.  Read it
+ * once the jobs have ended. */
+enum wspx_zipper wspx__output_zipfailed(struct wspx__output *o, int *why);
 
 #endif /* WSPX_OUTPUT_H */

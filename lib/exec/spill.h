@@ -6,7 +6,10 @@
  * lost, up to a bound for all buffers together (WSPX_SPILL_WAITCAP): past
  * it, a buffer drops what it holds and what comes after (it is lost), and
  * the store says it overflowed, for its owner to stop the run, as GNU
- * parallel does at once.  Large buffers are kept for reuse by the next
+ * parallel does at once.  With --compress the bytes go into the file
+ * through a compressor (a shell command, a child of wspx's own) and come
+ * back through a decompressor; a filter that fails loses the buffer too,
+ * and the store says why.  Large buffers are kept for reuse by the next
  * job.  A buffer is
  * written by one thread at a time (the job's reader, or the output's
  * holder of its lock); the store's spares are shared, under their lock.
@@ -19,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define WSPX_SPILL_SPARES	4
 /* The most bytes that buffers whose file failed hold in memory past
@@ -34,7 +38,19 @@ struct wspx__spill_buf {
 	bool nospill;		/* a spill file failed: memory only */
 	size_t charged;		/* of len, the bytes counted in waiting */
 	bool lost;		/* past the bound: dropped, from now on */
+	int zin;		/* the compressor's stdin, or -1 */
+	pid_t zpid;		/* the compressor, or 0 */
 };
+
+/* Reading back what a buffer's file holds. */
+struct wspx__spill_rd {
+	int fd;			/* the file, or the decompressor's stdout */
+	pid_t pid;		/* the decompressor, or 0 */
+	uint64_t got;		/* bytes read so far */
+};
+
+/* Which filter failed (wspx__spill_zipfailed()). */
+enum wspx_zipper { WSPX_ZIP_NONE, WSPX_ZIP_COMPRESS, WSPX_ZIP_DECOMPRESS };
 
 /* What the buffers of an output share. */
 struct wspx__spill {
@@ -43,6 +59,12 @@ struct wspx__spill {
 	_Atomic(int) err;	/* the first spill file error, or 0 */
 	_Atomic(size_t) waiting;	/* bytes charged, all buffers */
 	_Atomic(bool) over;	/* a buffer was lost */
+	const char *zip;	/* the compressor's shell command, borrowed;
+				 * NULL: plain files */
+	const char *unzip;	/* the decompressor's */
+	_Atomic(int) zfail;	/* the first failed filter's wait status, or
+				 * -errno (see wspx__spill_zipfailed()) */
+	_Atomic(int) zwhich;	/* which one: enum wspx_zipper */
 	pthread_mutex_t sparelock;	/* guards spare */
 	struct {
 		char *mem;
@@ -76,6 +98,30 @@ void wspx__spill_forget(struct wspx__spill *s, struct wspx__spill_buf *b);
 
 /* Empty b and give its memory back: kept as a spare if large. */
 void wspx__spill_release(struct wspx__spill *s, struct wspx__spill_buf *b);
+
+/* Start reading back what b holds in its file (after its memory), with
+ * the decompressor if the store compresses.  Returns 0, or -EIO if a
+ * filter failed (said by wspx__spill_zipfailed()), or -errno. */
+int wspx__spill_rd_open(struct wspx__spill *s, struct wspx__spill_buf *b,
+    struct wspx__spill_rd *rd);
+
+/* Read up to n bytes of b's file into p.  Returns how many, 0 at its
+ * end, or -errno. */
+ssize_t wspx__spill_rd_read(struct wspx__spill_buf *b,
+    struct wspx__spill_rd *rd, char *p, size_t n);
+
+/* Stop reading; whole: all of it was read, and the decompressor must
+ * have given back what was compressed.  Returns 0, or -EIO if it failed
+ * (said by wspx__spill_zipfailed()). */
+int wspx__spill_rd_close(struct wspx__spill *s, struct wspx__spill_buf *b,
+    struct wspx__spill_rd *rd, bool whole);
+
+/* Which filter failed first, or WSPX_ZIP_NONE; *why: its wait status,
+ * or -EPIPE (the compressor stopped reading), or -EBADMSG (the
+ * decompressor gave back another number of bytes), or the -errno that
+ * kept it from starting.  Read once the buffers' writers have stopped,
+ * or as a hint. */
+enum wspx_zipper wspx__spill_zipfailed(struct wspx__spill *s, int *why);
 
 /* The first error a spill file met (-errno), or 0.  Read once the
  * buffers' writers have stopped. */

@@ -528,6 +528,22 @@ wspx__proc_cmdline(pid_t pid, char *buf, size_t n)
 }
 
 int
+wspx__proc_sh(const char *cmd, int in_fd, int out_fd, pid_t *pid)
+{
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+	struct wspx__proc_spec spec;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.file = "/bin/sh";
+	spec.argv = argv;
+	spec.envp = environ;
+	spec.in_fd = in_fd;
+	spec.out_fd = out_fd;
+	spec.err_fd = 2;
+	return wspx__proc_spawn(&spec, pid);
+}
+
+int
 wspx__proc_write(int fd, const char *p, size_t n, size_t *done)
 {
 	ssize_t w;

@@ -46,6 +46,13 @@ const char *wspx__proc_envpath(char *const *envp);
  * ...). */
 int wspx__proc_spawn(const struct wspx__proc_spec *spec, pid_t *pid);
 
+/* Start "/bin/sh -c cmd", a helper of wspx's own (a --compress filter),
+ * with stdin in_fd, stdout out_fd, wspx's stderr and environment, every
+ * signal at its default, in a process group of its own (the terminal's
+ * Ctrl-C reaches wspx, which lets it finish).  Returns 0 and sets *pid,
+ * or -errno. */
+int wspx__proc_sh(const char *cmd, int in_fd, int out_fd, pid_t *pid);
+
 /* Whether the child pid has ended, without reaping it: while it is not
  * reaped its process id, and its group's, cannot be reused, so its group
  * can still be signalled safely.  With block, wait until it ends.  Returns

@@ -28,8 +28,7 @@ refused() {
 
 @test "long options GNU parallel has and wspx lacks are refused by name" {
 	local o
-	for o in --semaphore --sql-master --sqlworker --compress \
-	    --compress-program --tmux --tmuxpane --ssh-delay --basefile \
+	for o in --semaphore --sql-master --sqlworker --tmux --tmuxpane --ssh-delay --basefile \
 	    --rsync-opts --onall --nonall --bg --fg --wait --csv --color \
 	    --colour-failed --ctag --latest-line --tee --shard --group-by \
 	    --rpl --shebang --embed --shuf --noswap \
@@ -45,7 +44,7 @@ refused() {
 	refused --basefile --basefile=file
 	refused --memsuspend --memsuspend=1G
 	refused --semaphore-timeout --semaphore-timeout=2
-	refused --compress-program --compress-program=gzip
+	refused --hostgroups --hostgroups=a
 	# and a separate value does not change that
 	refused --memsuspend --memsuspend 1G
 	refused --basefile --basefile file
