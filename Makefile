@@ -104,7 +104,7 @@ CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
 	cmd/options/cmdline.h cmd/options/config.h cmd/options/optable.h \
 	cmd/options/options.h cmd/options/usage.h \
 	cmd/options/optvalue.h cmd/options/profile.h cmd/options/refused.h cmd/run/gates.h \
-	cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
+	cmd/run/confirm.h cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
 	cmd/graph/graphrun.h cmd/graph/jobfilecmd.h \
 	cmd/graph/jobselect.h
 CMDLIBOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
@@ -123,7 +123,8 @@ CMDLIBOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/review/review.o cmd/review/runlog.o cmd/review/timeline.o \
 	cmd/options/cmdline.o cmd/options/optable.o cmd/options/options.o \
 	cmd/options/optvalue.o cmd/options/usage.o \
-	cmd/options/profile.o cmd/options/refused.o cmd/run/gates.o cmd/run/jobcalls.o \
+	cmd/options/profile.o cmd/options/refused.o cmd/run/confirm.o \
+	cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
 	cmd/graph/graphtick.o \

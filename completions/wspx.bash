@@ -172,7 +172,7 @@ _wspx()
 	    --retry-failed --retries --retry-delay --timeout --halt
 	    --halt-on-error --haltonerror --resumefailed --retryfailed
 	    --delay --results --res --memfree --load --nice -J --profile --plain
-	    -T --tty
+	    -T --tty -p --interactive
 	    --jobserver --pipe --spreadstdin --pipepart --pipe-part
 	    --block --block-size --blocksize --recend --recstart --regexp
 	    --regex --header --round-robin --roundrobin --round --cat

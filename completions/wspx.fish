@@ -247,6 +247,7 @@ complete -c wspx -n __wspx_before_command -l load -x -d "Start no job while the 
 complete -c wspx -n __wspx_before_command -l nice -x -d "Run the jobs at niceness N (-20 to 19; lower needs root)"
 complete -c wspx -n __wspx_before_command -s J -l profile -x -a "(for d in \$PARALLEL_HOME \$HOME/.parallel; test -d \$d; and command ls \$d; end 2>/dev/null)" -d "Read options from profile NAME (~/.parallel/NAME)"
 complete -c wspx -n __wspx_before_command -l plain -d "Read no profile and not \$PARALLEL"
+complete -c wspx -n __wspx_before_command -s p -l interactive -d "Ask on the terminal before each job; run it on y"
 complete -c wspx -n __wspx_before_command -s T -l tty -d "Give the jobs the terminal as stdin (-j1 -u unless given)"
 complete -c wspx -n __wspx_before_command -l jobserver -d "Share -j with the jobs' make through a jobserver (MAKEFLAGS)"
 complete -c wspx -n __wspx_before_command -l pipe -d "Cut stdin into blocks of records, each the stdin of one job"

@@ -34,6 +34,7 @@ struct config {
 	const char *shell;	/* --shell, or NULL (see input/shell.h) */
 	const char *tmpdir;	/* --tmpdir, $TMPDIR, /tmp */
 	bool compress;		/* --compress */
+	bool interactive;	/* -p: ask before each job */
 	const char *compressprog;	/* --compress-program */
 	const char *decompressprog;	/* --decompress-program */
 	unsigned jobs;		/* -j */

@@ -199,6 +199,8 @@ const struct optdef optable[] = {
 	    "read options from profile NAME (~/.parallel/NAME)" },
 	{ 0, "plain", NULL, O_PLAIN, SEC_RUN,
 	    "read no profile and not $PARALLEL" },
+	{ 'p', "interactive", NULL, O_INTERACTIVE, SEC_RUN,
+	    "ask on the terminal before each job; run it on y" },
 	{ 'T', "tty", NULL, O_TTY, SEC_RUN,
 	    "the jobs' stdin is the terminal (-j1 -u unless given)" },
 	{ 0, "jobserver", NULL, O_JOBSERVER, SEC_RUN,
@@ -342,7 +344,7 @@ optable_inputonly(enum optid id)
 	case O_REGEXP: case O_HEADER: case O_ROUNDROBIN: case O_CAT:
 	case O_FIFO: case O_PLUS: case O_FILES: case O_TRANSFERFILE:
 	case O_TRANSFER: case O_RETURN: case O_CLEANUP: case O_TRC:
-	case O_TTY:
+	case O_TTY: case O_INTERACTIVE:
 		return true;
 	default:
 		return false;

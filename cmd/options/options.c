@@ -199,6 +199,7 @@ apply(struct config *c, const struct optdef *o, const char *as,
 				    nonempty(as, v)); break;
 	case O_PLAIN:		c->noprofiles = true; break;
 	case O_TTY:		c->tty = true; break;
+	case O_INTERACTIVE:	c->interactive = true; break;
 	case O_JOBSERVER:	c->jobserver = true; break;
 	case O_FORCE:		c->force = true; break;
 	case O_EXPLAIN:		c->explain = true; break;

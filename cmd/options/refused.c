@@ -32,7 +32,7 @@ static const struct refused {
 	    "usecoresinsteadofthreads|use-cpus-instead-of-cores|"
 	    "usecpusinsteadofcores", "-j counts the hardware threads wspx "
 	    "may run on (nproc)" },
-	{ "tmux|tmux-pane|tmuxpane|open-tty|interactive|ctrl-c|ctrlc|"
+	{ "tmux|tmux-pane|tmuxpane|open-tty|ctrl-c|ctrlc|"
 	    "no-ctrl-c|no-ctrlc|noctrlc", "jobs never get a terminal of their "
 	    "own from wspx" },
 	{ "rpl", "its replacement strings are Perl code, which wspx does "
@@ -65,7 +65,7 @@ static const struct {
 	const char *as;
 	const char *why;
 } shorts[] = { { 'B', "basefile", NULL }, { 'o', "open-tty", NULL },
-    { 'p', "interactive", NULL }, { 'D', "debug", NULL },
+    { 'D', "debug", NULL },
     { 'U', NULL, "GNU parallel retired it (use --er)" },
     { 'Y', "shebang", NULL }};
 

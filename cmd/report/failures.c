@@ -92,6 +92,8 @@ bufhowended(struct buf *b, const struct wspx__result *res)
 		bufadds(b, "killed after its --timeout");
 		if (res->killsig != 0 && (name = signame(res->killsig)) != NULL)
 			bufprintf(b, " (%s)", name);
+	} else if (res->declined) {
+		bufadds(b, "declined at the -p question");
 	} else if (!res->started) {
 		bufprintf(b, "could not start: %s", strerror(-res->error));
 	} else if (WIFSIGNALED(res->status)) {

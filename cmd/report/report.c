@@ -315,6 +315,8 @@ bufshortend(struct buf *b, const struct wspx__result *res)
 
 	if (res->timedout)
 		bufadds(b, " timed out");
+	else if (res->declined)
+		bufadds(b, " declined");
 	else if (!res->started)
 		bufadds(b, " could not start");
 	else if (WIFSIGNALED(res->status) && (name = signame(WTERMSIG(

@@ -61,6 +61,8 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 	if ((rc = build(r, j, slot, cmd)) == 0 && !r->c->dryrun)
 		rc = placing_place(&r->placing, &j->rj, j->on, &j->args, ej,
 		    cmd);
+	if (rc == 0 && r->c->interactive && !r->c->dryrun)
+		confirm_ask(&r->confirm, r->out, cmd);
 	free(j->program);
 	j->program = rc == 0 && cmd->argv != NULL ? xstrdup(cmd->argv[0]) :
 	    NULL;

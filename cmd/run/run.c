@@ -464,6 +464,7 @@ setup(struct run *r, struct config *c)
 	if (!c->tty && (r->devnull = open("/dev/null", O_RDONLY |
 	    O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
+	confirm_open(&r->confirm, c->interactive && !c->dryrun);
 	io.wakefd = signals_wakefd(r->signals);
 	if (c->resume != RESUME_NONE)
 		r->resume = resume_load(c->joblog, c->resume,
@@ -590,6 +591,7 @@ teardown(struct run *r)
 	progpath_fini();
 	free(r->zip);
 	free(r->unzip);
+	confirm_close(&r->confirm);
 	close(r->devnull);
 	signals_free(r->signals);
 }

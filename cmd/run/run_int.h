@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "confirm.h"
 #include "remote/placing.h"
 #include "report/report.h"
 #include "report/stats.h"
@@ -43,6 +44,7 @@ struct run {
 	struct signals *signals; /* the signal thread */
 	struct placing placing;	/* where jobs run: -S, --slurm, here */
 	char *zip, *unzip;	/* --compress's filters, or NULL */
+	struct confirm confirm;	/* -p's questions */
 };
 
 /* The executor's callbacks for the run's jobs; their ctx is the run. */

@@ -363,7 +363,7 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	struct wspx__result *r = &job->result;
 	struct wspx__cmd cmd = { NULL, NULL, false, NULL, NULL, NULL, 0, 0,
-	    0 };
+	    0, false };
 	int64_t t0;
 
 	/* none open until wspx__results_start() (the caller zeroed them) */
@@ -377,6 +377,7 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	 * undoes what prepare did) */
 	if (r->error == 0 && refuses(x, job))
 		r->error = -ECANCELED;
+	r->declined = r->error == 0 && cmd.declined;
 	if (r->error == 0 && job->oj == NULL && (r->error =
 	    wspx__output_open(x->o.output, wspx__exec_outseq(job), job->tag,
 	    &job->oj)) == 0) {
@@ -386,10 +387,11 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 	}
 	/* (a failure stops the run: results that cannot be kept are output
 	 * that cannot be written) */
-	if (r->error == 0 && x->o.results != NULL && !x->o.dry_run &&
-	    wspx__results_start(x->o.results, job->seq, &job->files) != 0)
+	if (r->error == 0 && !r->declined && x->o.results != NULL &&
+	    !x->o.dry_run && wspx__results_start(x->o.results, job->seq,
+	    &job->files) != 0)
 		r->error = -ECANCELED;
-	if (r->error == 0) {
+	if (r->error == 0 && !r->declined) {
 		r->start_ns = wspx__clock_ns(CLOCK_REALTIME);
 		t0 = wspx__clock_now();
 		r->error = startandwait(x, job, &cmd, job->oj);
@@ -408,11 +410,12 @@ runjob(struct wspx__exec *x, struct wspx__execjob *job)
 		/* (an evicted or lost job runs again, as the same
 		 * attempt) */
 		r->retry = (r->evicted || r->lost || (wspx__exec_failed(r) &&
+		    !r->declined &&
 		    r->attempt <= (job->ownretries ? job->retries :
 		    x->o.retries))) && !refuses(x, job);
 		x->o.ops->ended(x->o.ctx, job);
 	}
-	if (x->o.results != NULL && !x->o.dry_run)
+	if (x->o.results != NULL && !x->o.dry_run && !r->declined)
 		wspx__results_end(x->o.results, job->seq, &job->files,
 		    wspx__exec_exitval(r));
 	closeinput(&cmd);

@@ -517,7 +517,7 @@ void
 wspx__exec_startedhere(struct wspx__exec *x, struct wspx__execjob *job)
 {
 	static const struct wspx__cmd none = { NULL, NULL, false, NULL, NULL,
-	    NULL, 0, 0, 0 };
+	    NULL, 0, 0, 0, false };
 
 	job->x = x;
 	x->o.ops->started(x->o.ctx, job, &none);

@@ -50,6 +50,9 @@ struct wspx__cmd {
 				 * a halt, an eviction; not a suspend) or
 				 * when the job ends: a pipe whose reader
 				 * is the job's remote end */
+	bool declined;		/* set by prepare: the job is not to run
+				 * (-p was answered no); it counts as
+				 * failed, not run again */
 };
 
 /* How a job ended. */
@@ -75,6 +78,7 @@ struct wspx__result {
 				 * it runs again (the same attempt) */
 	bool rejected;		/* it ran, and the caller failed it for
 				 * what it left (ops->ran) */
+	bool declined;		/* prepare declined it (wspx__cmd) */
 };
 
 /* A job, embedded by the caller, who sets seq and tag; the rest is the

@@ -18,13 +18,16 @@ wspx__exec_failed(const struct wspx__result *r)
 {
 	/* a job killed for its timeout failed, even if it caught the
 	 * signal and exited 0 */
-	return r->timedout || r->rejected || (r->started ? r->status != 0 :
+	return r->timedout || r->rejected || r->declined || (r->started ?
+	    r->status != 0 :
 	    r->error != 0 && r->error != -ECANCELED);
 }
 
 int
 wspx__exec_exitval(const struct wspx__result *r)
 {
+	if (r->declined)
+		return -2;	/* (as GNU parallel's joblog has it) */
 	if (!r->started)
 		return r->error == -ENOENT ? 127 : 126;
 	return WIFSIGNALED(r->status) ? 128 + WTERMSIG(r->status) :

@@ -32,7 +32,7 @@ refused() {
 	    --rsync-opts --onall --nonall --bg --fg --wait --csv --color \
 	    --colour-failed --ctag --latest-line --tee --shard --group-by \
 	    --rpl --shebang --embed --shuf --noswap \
-	    --interactive --open-tty --use-cores-instead-of-threads \
+	    --open-tty --use-cores-instead-of-threads \
 	    --shell-quote \
 	    --gnu --tollef --debug --filter-hosts --hostgroups; do
 		refused "$o" "$o"
@@ -66,7 +66,7 @@ refused() {
 	local c
 	# (-H is not among them: GNU parallel 20221122 retired it, and wspx
 	# takes it for no option)
-	for c in B o p D U Y; do
+	for c in B o D U Y; do
 		refused "-$c" "-$c"
 	done
 	refused -B -B file
