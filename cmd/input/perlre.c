@@ -240,6 +240,10 @@ repeatcost(struct cost *a, const struct repeat *r)
 		a->chain = larger(a->chain, chained(chained(inner, inner),
 		    r->copies));
 	a->fac = larger(a->fac, a->nest);
+	/* (a loop ends in what may match nothing, a* of aa*: the empty
+	 * paths after it are its copies) */
+	if (r->unbounded)
+		a->tail = chained(a->tail, r->copies);
 	a->copies = capped((uint64_t)a->copies * r->copies);
 	a->empty = a->empty || r->none;
 }

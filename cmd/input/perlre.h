@@ -35,11 +35,13 @@ char *perlre_posix(const char *re);
 /* A loop over what may match nothing, with a nesting n of such
  * repetitions under it, costs regcomp() time in n squared times the
  * empty paths that lead into it: those through the repetitions that
- * may match nothing just before it, the product of their nestings
- * (a??a??a??(a???)+: 2 * 2 * 2 * 9, times the loop's copies).  a??
- * twelve times before (a?...?)+ 31 deep took 0.6 s, and 20 s under
- * ASan (found by tests/fuzz/pipe). */
-#define PERLRE_MAXCHAIN 100000
+ * may match nothing just before it, the product of their nestings, and
+ * the copies of a loop before those, which ends in what may match
+ * nothing (b+a??a??a??(a???)+: 2 * 2 * 2 * 2 * 9, times the loop's
+ * copies).  a?? twelve times before (a?...?)+ 31 deep took 0.6 s, and
+ * 20 s under ASan; x+++ before nests 13 and 25 deep and a loop took 0.1
+ * s, 10 s under ASan (both found by tests/fuzz/pipe). */
+#define PERLRE_MAXCHAIN 20000
 
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;

@@ -251,6 +251,17 @@ load helper
 		[ "$status" -eq 255 ]
 		[[ "$output" == *"--recend"*"before a loop over such repetitions"* ]]
 	done
+	# a loop before them counts: a+ ends in a* (tests/fuzz/corpus/pipe/
+	# finding-regcomp-loop-before-chain)
+	local q13
+	q13=$(printf '%13s' | tr ' ' '?')
+	run timeout 100 "$WSPX" --pipe --regexp --recend \
+	    "x+++a${q13}b${q13}c????+" cat < /dev/null
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"before a loop over such repetitions"* ]]
+	run "$WSPX" --pipe --regexp --recend "xa${q13}b${q13}c????+" cat \
+	    < /dev/null
+	[ "$status" -eq 0 ]
 	# not one after another, or after a loop, or short: taken
 	for re in "a${q39}X""b${q39}X""c$q31+" "c$q31+a${q39}b$q39" \
 	    "a??a??a??(c?)+" '(\s*,?\s*)+' '^(.*?),(.*?),(.*?),(.*?);\s*'; do
