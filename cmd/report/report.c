@@ -153,7 +153,8 @@ endevent(struct reports *p, const struct wspx__execjob *ej,
 	e.signal = res->started && !dry && WIFSIGNALED(res->status) ?
 	    WTERMSIG(res->status) : 0;
 	e.bytes = res->bytes;
-	e.error = res->started ? NULL : strerror(-res->error);
+	e.error = res->started ? NULL : res->declined ? "declined at the -p "
+	    "question" : strerror(-res->error);
 	e.attempt = res->attempt;
 	e.retry = res->retry;
 	e.timedout = res->timedout;

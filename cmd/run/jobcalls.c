@@ -62,7 +62,7 @@ prepare(void *ctx, struct wspx__execjob *ej, unsigned slot,
 		rc = placing_place(&r->placing, &j->rj, j->on, &j->args, ej,
 		    cmd);
 	if (rc == 0 && r->c->interactive && !r->c->dryrun)
-		confirm_ask(&r->confirm, r->out, cmd);
+		rc = confirm_ask(&r->confirm, r->x, r->out, cmd);
 	free(j->program);
 	j->program = rc == 0 && cmd->argv != NULL ? xstrdup(cmd->argv[0]) :
 	    NULL;
@@ -110,7 +110,9 @@ ended(void *ctx, struct wspx__execjob *ej)
 	jf.worker = j->worker;
 	outfiles_count(j->outfile, &ej->result);
 	report_ended(&r->rep, r->x, ej, &jf);
-	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry);
+	/* (a job declined at -p did not run: no file of its own) */
+	outfiles_ended(r->out, ej->oj, &j->outfile, ej->result.retry ||
+	    ej->result.declined);
 }
 
 static bool

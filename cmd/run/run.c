@@ -358,9 +358,11 @@ startstatus(struct run *r)
 
 /* Files wspx keeps open besides the jobs' (std fds, /dev/null, pipes
  * of its own, reports), and what each running job needs at most: two
- * pipes while it starts, then their read ends and two spill files. */
+ * pipes while it starts, then their read ends and two spill files; and
+ * with --compress, the pipes to their two compressors. */
 #define OWN_FILES	32
 #define JOB_FILES	6
+#define ZIP_FILES	2
 
 /* Make room for the files -j jobs need: raise the soft limit up to the
  * hard one if it is short (the jobs inherit it), else run fewer jobs at
@@ -368,8 +370,10 @@ startstatus(struct run *r)
 static void
 fitfiles(struct config *c)
 {
+	bool zip = c->compress || c->compressprog != NULL;
 	rlim_t per = (c->mode == WSPX_OUT_UNGROUP || c->dryrun ? 1 :
-	    JOB_FILES) + (c->pipe ? 1 : 0);	/* (--pipe: its stdin's pipe) */
+	    JOB_FILES + (zip ? ZIP_FILES : 0)) +
+	    (c->pipe ? 1 : 0);	/* (--pipe: its stdin's pipe) */
 	rlim_t need = OWN_FILES + c->nsrc + per * c->jobs;
 	struct rlimit rl;
 	unsigned fit;
@@ -392,16 +396,18 @@ fitfiles(struct config *c)
 
 /* -j 0, as many jobs at once as possible: as many as the limit on the
  * user's processes leaves room for, each job being a process and a
- * thread of wspx's, and then as many as have open files (fitfiles()). */
+ * thread of wspx's (and with --compress its two compressors), and then
+ * as many as have open files (fitfiles()). */
 static void
 fitprocs(struct config *c)
 {
+	rlim_t per = c->compress || c->compressprog != NULL ? 4 : 2;
 	struct rlimit rl;
 
 	if (!c->jobsall || getrlimit(RLIMIT_NPROC, &rl) != 0 ||
-	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur / 2 >= c->jobs)
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur / per >= c->jobs)
 		return;
-	c->jobs = rl.rlim_cur >= 4 ? (unsigned)(rl.rlim_cur / 2) : 1;
+	c->jobs = rl.rlim_cur >= 2 * per ? (unsigned)(rl.rlim_cur / per) : 1;
 }
 
 /* The input's records into jobs; --show-limits; and with {##} every job
@@ -464,7 +470,8 @@ setup(struct run *r, struct config *c)
 	if (!c->tty && (r->devnull = open("/dev/null", O_RDONLY |
 	    O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
-	confirm_open(&r->confirm, c->interactive && !c->dryrun);
+	confirm_open(&r->confirm, c->interactive && !c->dryrun,
+	    signals_wakefd(r->signals));
 	io.wakefd = signals_wakefd(r->signals);
 	if (c->resume != RESUME_NONE)
 		r->resume = resume_load(c->joblog, c->resume,

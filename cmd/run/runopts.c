@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input/command.h"
 #include "input/jobargs.h"
-#include "input/progpath.h"
 #include "pipe/pipeopts.h"
 #include "util/util.h"
 
@@ -151,6 +151,32 @@ static const char *const zippers[] = {
 	"plzip", "lzip", "gzip", "lrz", "pxz", "bzip2", "lzma", "xz", "clzip"
 };
 
+/* Whether name is a program in one of the directories of path (NULL:
+ * the default of execvp()), as the shell would find it: "" and a
+ * relative entry are looked in from the current directory. */
+static bool
+onpath(const char *path, const char *name)
+{
+	const char *p, *e;
+	struct stat st;
+	char *file;
+	bool found = false;
+
+	for (p = path != NULL ? path : "/bin:/usr/bin"; !found; p = e + 1) {
+		if ((e = strchr(p, ':')) == NULL)
+			e = p + strlen(p);
+		file = xmalloc((size_t)(e - p) + strlen(name) + 3);
+		sprintf(file, "%.*s/%s", e > p ? (int)(e - p) : 1,
+		    e > p ? p : ".", name);
+		found = stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(file, X_OK) == 0;
+		free(file);
+		if (*e == '\0')
+			break;
+	}
+	return found;
+}
+
 /* "prg" followed by "opts", allocated. */
 static char *
 withopts(const char *prg, const char *opts)
@@ -174,7 +200,7 @@ runopts_compress(const struct config *c, char **zip, char **unzip)
 		*unzip = withopts(c->compressprog, " -dc");
 	} else if (c->compress) {
 		for (i = 0; i < sizeof(zippers) / sizeof(zippers[0]) &&
-		    progpath_in(path, zippers[i]) == NULL; i++)
+		    !onpath(path, zippers[i]); i++)
 			;
 		*zip = i < sizeof(zippers) / sizeof(zippers[0]) ?
 		    withopts(zippers[i], " -c -1") : xstrdup("cat");

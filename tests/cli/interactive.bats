@@ -7,11 +7,12 @@ load gnu
 
 # Run "$@" on a terminal of its own (a pty), answering the questions it
 # asks ("?..." on the screen) with the comma-separated answers in $1, in
-# turn, "n" once they are used up; print what the terminal showed, and
-# exit with the command's status.
+# turn, "n" once they are used up (an answer TERM sends the command
+# SIGTERM instead); print what the terminal showed, and exit with the
+# command's status (128 + N if signal N killed it).
 answering() {
 	python3 -c '
-import os, pty, sys
+import os, pty, signal, sys
 answers = sys.argv[1].split(",") if sys.argv[1] else []
 pid, fd = pty.fork()
 if pid == 0:
@@ -27,11 +28,15 @@ while True:
     seen += d
     while seen.count(b"?...") > asked:
         a = answers[asked] if asked < len(answers) else "n"
-        os.write(fd, a.encode() + b"\n")
+        if a == "TERM":
+            os.kill(pid, signal.SIGTERM)
+        else:
+            os.write(fd, a.encode() + b"\n")
         asked += 1
 _, st = os.waitpid(pid, 0)
 sys.stdout.write(seen.decode("latin1").replace("\r", ""))
-sys.exit(os.waitstatus_to_exitcode(st))' "$@"
+code = os.waitstatus_to_exitcode(st)
+sys.exit(128 - code if code < 0 else code)' "$@"
 }
 
 # The same answers to GNU parallel and wspx, with the given arguments;
@@ -72,9 +77,11 @@ bothanswer() {
 }
 
 @test "-p with jobs at once asks about each once, one question at a time" {
-	answering 'y,y,y,y' "$WSPX" -p -j4 -k 'echo {}' ::: 1 2 3 4 > tty
+	# (the jobs' output to a file, not to the screen of the questions)
+	answering 'y,y,y,y' sh -c '"$0" -p -j4 -k "echo {}" ::: 1 2 3 4 > out' \
+	    "$WSPX" > tty
 	[ "$(grep -c '^echo [1-4] ?\.\.\.y$' tty)" -eq 4 ]
-	[ "$(grep -cx '[1-4]' tty)" -eq 4 ]
+	[ "$(cat out)" = "$(printf '1\n2\n3\n4')" ]
 }
 
 @test "-p with no terminal is an error before any job; a dry run asks nothing" {
@@ -88,4 +95,35 @@ bothanswer() {
 	printf 'jobs:\n  a: {run: "true"}\n' > jobs.yaml
 	run "$WSPX" run -p jobs.yaml
 	[ "$status" -eq 255 ]
+	[[ "$output" == *"-p: not for a job file"* ]]
+}
+
+@test "a stop while -p asks gives the question up, with no answer waited for" {
+	# with an hour of grace, wspx would wait that long for the job that
+	# asks, were its question not given up
+	run timeout 60 bash -c "$(declare -f answering); answering 'y,TERM' \
+	    \"\$0\" --term-timeout 1h -p -j1 touch {} ::: a b" "$WSPX"
+	[ "$status" -eq 143 ]
+	[ -e a ]
+	[ ! -e b ]
+	[[ "$output" == *"touch b ?..."* ]]
+}
+
+@test "-p with --files: a job declined leaves no file and prints no name" {
+	mkdir tmp
+	local rc=0
+	answering 'y,n' sh -c '"$0" -p -j1 -k --files --tmpdir tmp echo ::: a b \
+	    > names' "$WSPX" > tty || rc=$?
+	[ "$rc" -eq 1 ]
+	[ "$(wc -l < names)" -eq 1 ]
+	[ "$(cat "$(cat names)")" = a ]
+	[ "$(ls tmp | wc -l)" -eq 1 ]
+}
+
+@test "-p: --events says a job declined was declined" {
+	local rc=0
+	answering 'n' "$WSPX" -p --events ev echo ::: a > tty || rc=$?
+	[ "$rc" -eq 1 ]
+	grep -q '"error": *"declined at the -p question"' ev
+	[ "$(grep -c Success ev)" -eq 0 ]
 }
