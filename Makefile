@@ -42,7 +42,7 @@ BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 	lib/base/json.h lib/base/yamldoc.h
 OSHDR = lib/os/cpus.h lib/os/direntry.h lib/os/fsclock.h \
 	lib/os/fswatch.h lib/os/heap.h \
-	lib/os/proc.h lib/os/sysload.h lib/os/thread.h \
+	lib/os/proc.h lib/os/semslot.h lib/os/sysload.h lib/os/thread.h \
 	lib/os/tmp.h \
 	lib/os/zerocopy.h
 RUNTIMEHDR = lib/runtime/atomic.h lib/runtime/blocking.h \
@@ -62,7 +62,7 @@ LIBHDR = lib/wspx.h $(BASEHDR) $(OSHDR) $(RUNTIMEHDR) $(EXECHDR) \
 WSPXOBJ = lib/base/error.o \
 	lib/os/cpus.o lib/os/direntry.o lib/os/fsclock.o lib/os/fswatch.o \
 	lib/os/heap.o \
-	lib/os/proc.o lib/os/sysload.o lib/os/thread.o \
+	lib/os/proc.o lib/os/semslot.o lib/os/sysload.o lib/os/thread.o \
 	lib/os/tmp.o \
 	lib/os/zerocopy.o \
 	lib/runtime/blocking.o lib/runtime/deque.o lib/runtime/forkjoin.o \
@@ -104,7 +104,8 @@ CMDHDR = cmd/util/buf.h cmd/util/owndirs.h cmd/util/slots.h \
 	cmd/options/cmdline.h cmd/options/config.h cmd/options/optable.h \
 	cmd/options/options.h cmd/options/usage.h \
 	cmd/options/optvalue.h cmd/options/profile.h cmd/options/refused.h cmd/run/gates.h \
-	cmd/run/confirm.h cmd/run/run.h cmd/run/run_int.h cmd/run/signals.h \
+	cmd/run/confirm.h cmd/run/run.h cmd/run/run_int.h \
+	cmd/run/semaphore.h cmd/run/signals.h \
 	cmd/graph/graphrun.h cmd/graph/jobfilecmd.h \
 	cmd/graph/jobselect.h
 CMDLIBOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
@@ -124,6 +125,7 @@ CMDLIBOBJ = cmd/util/buf.o cmd/util/owndirs.o cmd/util/slots.o \
 	cmd/options/cmdline.o cmd/options/optable.o cmd/options/options.o \
 	cmd/options/optvalue.o cmd/options/usage.o \
 	cmd/options/profile.o cmd/options/refused.o cmd/run/confirm.o \
+	cmd/run/semaphore.o \
 	cmd/run/gates.o cmd/run/jobcalls.o \
 	cmd/run/run.o cmd/run/runopts.o cmd/run/signals.o \
 	cmd/graph/graphcmd.o cmd/graph/graphrun.o cmd/graph/graphstate.o \
@@ -136,7 +138,7 @@ CMDOBJ = $(CMDLIBOBJ) cmd/main.o
 # engine's.
 RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/timer tests/unit/sysload \
-	tests/unit/proc
+	tests/unit/proc tests/unit/semslot
 ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median tests/unit/json \
 	tests/unit/joblog tests/unit/size tests/unit/duration \
 	tests/unit/jobserver \
@@ -257,6 +259,7 @@ check-unit: $(UNIT)
 	tests/unit/duration
 	tests/unit/sysload
 	tests/unit/proc
+	tests/unit/semslot
 	tests/unit/jobserver
 	tests/unit/yamldoc
 	tests/unit/sha256

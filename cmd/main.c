@@ -22,6 +22,7 @@
 #include "options/profile.h"
 #include "review/review.h"
 #include "run/run.h"
+#include "run/semaphore.h"
 #include "util/util.h"
 #include "wspx.h"
 
@@ -107,6 +108,12 @@ main(int argc, char **argv)
 		return jobfile(&c, argc, argv, first);
 	argv = profile_options(&c, &argc, argv, &first);
 	cmdline_finish(&c, argc, argv, first);
+	/* (--semaphore: the slot before the run, and its fork, while
+	 * wspx has no thread) */
+	if (c.sem.on && (status = semaphore_enter(&c)) >= 0) {
+		config_free(&c);
+		return status;
+	}
 	setpidvar();
 	status = run(&c);
 	config_free(&c);

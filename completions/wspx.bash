@@ -172,7 +172,9 @@ _wspx()
 	    --retry-failed --retries --retry-delay --timeout --halt
 	    --halt-on-error --haltonerror --resumefailed --retryfailed
 	    --delay --results --res --memfree --load --nice -J --profile --plain
-	    -T --tty -p --interactive
+	    -T --tty -p --interactive --semaphore --semaphore-name
+	    --semaphorename --id --semaphore-timeout --semaphoretimeout --st
+	    --fg --bg --wait
 	    --jobserver --pipe --spreadstdin --pipepart --pipe-part
 	    --block --block-size --blocksize --recend --recstart --regexp
 	    --regex --header --round-robin --roundrobin --round --cat
@@ -201,7 +203,9 @@ _wspx()
 	    --usedecompressprogram --term-timeout --progress-interval --total
 	    --total-jobs --totaljobs --metrics --events --trace --joblog --jl
 	    --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay
-	    --results --res --memfree --load --nice -J --profile --block --block-size
+	    --results --res --memfree --load --nice -J --profile --semaphore-name
+	    --semaphorename --id --semaphore-timeout --semaphoretimeout --st
+	    --block --block-size
 	    --blocksize --recend --recstart --header -S --sshlogin
 	    --sshloginfile --slf --ssh -W --workdir --wd --work-dir --env
 	    --transfer-file --transferfile --transfer-files --transferfiles

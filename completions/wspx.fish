@@ -29,7 +29,9 @@ function __wspx_value_options
         --usedecompressprogram --term-timeout --progress-interval --total \
         --total-jobs --totaljobs --metrics --events --trace --joblog --jl \
         --retries --retry-delay --timeout --halt --halt-on-error --haltonerror --delay \
-        --results --res --memfree --load --nice -J --profile --block --block-size \
+        --results --res --memfree --load --nice -J --profile --semaphore-name \
+        --semaphorename --id --semaphore-timeout --semaphoretimeout --st \
+        --block --block-size \
         --blocksize --recend --recstart --header -S --sshlogin \
         --sshloginfile --slf --ssh -W --workdir --wd --work-dir --env \
         --transfer-file --transferfile --transfer-files --transferfiles \
@@ -249,6 +251,16 @@ complete -c wspx -n __wspx_before_command -s J -l profile -x -a "(for d in \$PAR
 complete -c wspx -n __wspx_before_command -l plain -d "Read no profile and not \$PARALLEL"
 complete -c wspx -n __wspx_before_command -s p -l interactive -d "Ask on the terminal before each job; run it on y"
 complete -c wspx -n __wspx_before_command -s T -l tty -d "Give the jobs the terminal as stdin (-j1 -u unless given)"
+complete -c wspx -n __wspx_before_command -l semaphore -d "Run COMMAND once, as one of -j holders of a semaphore (sem)"
+complete -c wspx -n __wspx_before_command -l semaphore-name -x -d "The semaphore's name (default: the terminal's)"
+complete -c wspx -n __wspx_before_command -l semaphorename -x -d "The semaphore's name (default: the terminal's)"
+complete -c wspx -n __wspx_before_command -l id -x -d "The semaphore's name (default: the terminal's)"
+complete -c wspx -n __wspx_before_command -l semaphore-timeout -x -d "Wait DUR at most for a slot, then run (-DUR: do not)"
+complete -c wspx -n __wspx_before_command -l semaphoretimeout -x -d "Wait DUR at most for a slot, then run (-DUR: do not)"
+complete -c wspx -n __wspx_before_command -l st -x -d "Wait DUR at most for a slot, then run (-DUR: do not)"
+complete -c wspx -n __wspx_before_command -l fg -d "With --semaphore: wait for COMMAND, exit with its status"
+complete -c wspx -n __wspx_before_command -l bg -d "With --semaphore: exit once COMMAND started (the default)"
+complete -c wspx -n __wspx_before_command -l wait -d "With --semaphore: wait until no COMMAND holds the semaphore"
 complete -c wspx -n __wspx_before_command -l jobserver -d "Share -j with the jobs' make through a jobserver (MAKEFLAGS)"
 complete -c wspx -n __wspx_before_command -l pipe -d "Cut stdin into blocks of records, each the stdin of one job"
 complete -c wspx -n __wspx_before_command -l spreadstdin -d "Cut stdin into blocks of records, each the stdin of one job"

@@ -261,7 +261,8 @@ refuse(const struct config *c)
 	    c->results != NULL ? "--results" : c->trimset ? "--trim" :
 	    c->delim != '\n' ? "-0 and -d" : c->tagstring != NULL ?
 	    "--tagstring (--tag tags with the job's name)" : c->total >= 0 ?
-	    "--total" : c->interactive ? "-p" :
+	    "--total" : c->interactive ? "-p" : c->sem.on ? "--semaphore "
+	    "and its kin (a job file's pools: limit jobs at once)" :
 	    c->remote.ntransfer > 0 || c->remote.nret > 0 ||
 	    c->remote.cleanup ? "--transfer-file, --return and --cleanup" :
 	    manyargs(c);

@@ -159,6 +159,45 @@ checkremote(struct config *c)
 	}
 }
 
+/* --semaphore: COMMAND run once, as by GNU parallel's sem, in a job of
+ * one empty argument (as GNU's: {} is empty, and nothing is added), with
+ * wspx's stdin; -j is the semaphore's number of slots (default 1). */
+static void
+checksemaphore(struct config *c)
+{
+	static char *empty[] = { "" };
+
+	if (!c->sem.on)
+		return;
+	if (c->nsrc > 0)
+		badusage("--semaphore runs COMMAND once, with no input: not "
+		    "%s", c->src[0].opt);
+	if (c->pipe)
+		conflict("--semaphore and --pipe", "COMMAND reads wspx's "
+		    "stdin as it is");
+	if (c->remote.hosts.n > 0 || c->remote.slurm)
+		conflict("--semaphore and -S or --slurm", "a semaphore is "
+		    "for commands of this machine");
+	if (c->resume != RESUME_NONE)
+		conflict("--semaphore and --resume or its kin", "COMMAND is "
+		    "one job, run each time");
+	if (c->jobsall)
+		badusage("--semaphore -j 0: a semaphore has a number of "
+		    "slots (-j N, N%%, +N or -N)");
+	if (c->sem.wait && c->ncommand > 0)
+		badusage("--wait waits for the semaphore's holders and runs "
+		    "no COMMAND: %s", c->command[0]);
+	if (!c->sem.wait && c->ncommand == 0)
+		badusage("--semaphore needs a COMMAND to run (or --wait)");
+	c->sem.slots = c->remote.jobsspec != NULL ? c->jobs : 1;
+	c->jobs = 1;
+	addsource(c, SRC_LIST, NULL, NULL);
+	c->src[0].items = empty;
+	c->src[0].n = 1;
+	c->maxreplset = true;
+	c->maxrepl = 0;
+}
+
 /* How many records a job takes, and whether -X's context replacement is
  * on: -X, -N, or -L without -m or --xargs, as in GNU parallel. */
 static void
@@ -236,6 +275,7 @@ cmdline_finish(struct config *c, int argc, char **argv, int first)
 	}
 	checkpipe(c);
 	checkremote(c);
+	checksemaphore(c);
 	manyperjob(c);
 	if (c->files && c->mode == WSPX_OUT_UNGROUP)
 		conflict("--files and -u", "ungrouped output is not kept in "

@@ -70,6 +70,14 @@ struct config {
 	bool tty;		/* --tty: the jobs' stdin is the terminal */
 	bool modeset;		/* -g, --lb or -u was given */
 	bool jobserver;		/* --jobserver */
+	struct semconf {	/* --semaphore and its kin (run/semaphore.c) */
+		bool on;	/* --semaphore, or an option below */
+		bool fg;	/* --fg: wait for COMMAND */
+		bool wait;	/* --wait: for every holder to end */
+		const char *name; /* --semaphore-name, --id, or NULL */
+		double timeout;	/* --st, seconds: < 0 give up, 0 none */
+		unsigned slots;	/* -j as given (default 1) */
+	} sem;
 	char **command;		/* COMMAND's words, or NULL */
 	size_t ncommand;
 	bool quote;		/* -q: run the words as they are */

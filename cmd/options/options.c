@@ -200,6 +200,12 @@ apply(struct config *c, const struct optdef *o, const char *as,
 	case O_PLAIN:		c->noprofiles = true; break;
 	case O_TTY:		c->tty = true; break;
 	case O_INTERACTIVE:	c->interactive = true; break;
+	case O_SEMAPHORE:	c->sem.on = true; break;
+	case O_SEMNAME:		c->sem.on = true; c->sem.name = v; break;
+	case O_SEMTIMEOUT:	setsemtimeout(c, as, v); break;
+	case O_FG:		c->sem.on = c->sem.fg = true; break;
+	case O_BG:		c->sem.on = true; c->sem.fg = false; break;
+	case O_WAIT:		c->sem.on = c->sem.wait = true; break;
 	case O_JOBSERVER:	c->jobserver = true; break;
 	case O_FORCE:		c->force = true; break;
 	case O_EXPLAIN:		c->explain = true; break;

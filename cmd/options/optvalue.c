@@ -450,6 +450,18 @@ settimeout(struct config *c, const char *opt, const char *v)
 		badvalue(opt, v, "is not longer than 0");
 }
 
+/* --semaphore-timeout DUR or -DUR (GNU's secs > 0 and secs < 0). */
+void
+setsemtimeout(struct config *c, const char *opt, const char *v)
+{
+	bool giveup = v[0] == '-';
+
+	c->sem.on = true;
+	c->sem.timeout = parseduration(opt, v + giveup);
+	if (giveup)
+		c->sem.timeout = -c->sem.timeout;
+}
+
 void
 sethalt(struct config *c, const char *opt, const char *v)
 {

@@ -116,6 +116,9 @@ double loadfile_read(const char *path);
 /* --timeout DUR or N% (of the median runtime of successful jobs). */
 void settimeout(struct config *c, const char *opt, const char *v);
 
+/* --semaphore-timeout: a duration, negative with a leading -. */
+void setsemtimeout(struct config *c, const char *opt, const char *v);
+
 /* --halt, in GNU parallel's forms. */
 void sethalt(struct config *c, const char *opt, const char *v);
 

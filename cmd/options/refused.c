@@ -20,9 +20,6 @@ static const struct refused {
 } refused[] = {
 	{ "sql|sql-master|sqlmaster|sql-worker|sqlworker|sql-and-worker|"
 	    "sqlandworker", "GNU parallel's SQL job queue is not part of wspx" },
-	{ "semaphore|semaphore-timeout|semaphoretimeout|st|semaphore-name|"
-	    "semaphorename|id|fg|bg|wait", "wspx has no semaphore mode (sem); "
-	    "a job file's pools limit jobs at once (wspx(5))" },
 	{ "ssh-delay|sshdelay|basefile|bf|rsync-opts|rsyncopts|onall|nonall|"
 	    "filter-hosts|filterhosts|filter-host|hgrp|hostgrp|hostgroup|"
 	    "hostgroups", "wspx's remote jobs have -S, --ssh, --workdir, --env, "

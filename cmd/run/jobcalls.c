@@ -202,6 +202,7 @@ finished(void *ctx, struct wspx__execjob *ej)
 	/* (--files: a job stopped after its file was made, before it ran) */
 	outfiles_ended(r->out, NULL, &j->outfile, true);
 	countend(r, j);
+	r->lastexit = wspx__exec_exitval(res);	/* (for --fg) */
 	report_finished(&r->rep, ej);
 	if (r->c->source != NULL) {
 		r->c->source->finished(r->c->source->ctx, j);

@@ -61,6 +61,7 @@
 #include "report/status.h"
 #include "report/trace.h"
 #include "run_int.h"
+#include "semaphore.h"
 #include "signals.h"
 #include "util/buf.h"
 #include "util/util.h"
@@ -467,7 +468,13 @@ setup(struct run *r, struct config *c)
 		    "their stdin is /dev/null", strerror(errno));
 		c->tty = false;
 	}
-	if (!c->tty && (r->devnull = open("/dev/null", O_RDONLY |
+	/* (--semaphore: COMMAND reads wspx's stdin, as sem's does) */
+	if (c->tty)
+		;
+	else if (c->sem.on && (r->devnull = fcntl(STDIN_FILENO,
+	    F_DUPFD_CLOEXEC, 3)) < 0)
+		fatal("stdin:");
+	else if (!c->sem.on && (r->devnull = open("/dev/null", O_RDONLY |
 	    O_CLOEXEC)) < 0)
 		fatal("/dev/null:");
 	confirm_open(&r->confirm, c->interactive && !c->dryrun,
@@ -664,7 +671,7 @@ run(struct config *c)
 		wspx__output_flush(r.out);
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
-	    exitstatus(&r, &f);
+	    c->sem.on ? semaphore_status(r.lastexit) : exitstatus(&r, &f);
 	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0 &&
 	    zipfailed(&r)) {
 		status = EXIT_USAGE;

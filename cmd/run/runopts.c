@@ -79,7 +79,8 @@ runopts_statusline(const struct config *c)
 
 	return !c->nostatus && !c->dryrun && c->mode != WSPX_OUT_UNGROUP &&
 	    isatty(STDERR_FILENO) && term != NULL && strcmp(term, "dumb") !=
-	    0 && !runopts_terminalinput(c) && !c->interactive;
+	    0 && !runopts_terminalinput(c) && !c->interactive &&
+	    !c->sem.on;
 }
 
 bool

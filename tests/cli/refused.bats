@@ -28,8 +28,8 @@ refused() {
 
 @test "long options GNU parallel has and wspx lacks are refused by name" {
 	local o
-	for o in --semaphore --sql-master --sqlworker --tmux --tmuxpane --ssh-delay --basefile \
-	    --rsync-opts --onall --nonall --bg --fg --wait --csv --color \
+	for o in --sql-master --sqlworker --tmux --tmuxpane --ssh-delay --basefile \
+	    --rsync-opts --onall --nonall --csv --color \
 	    --colour-failed --ctag --latest-line --tee --shard --group-by \
 	    --rpl --shebang --embed --shuf --noswap \
 	    --open-tty --use-cores-instead-of-threads \
@@ -43,7 +43,7 @@ refused() {
 	refused --sql --sql=mysql://x
 	refused --basefile --basefile=file
 	refused --memsuspend --memsuspend=1G
-	refused --semaphore-timeout --semaphore-timeout=2
+	refused --shard --shard=2
 	refused --hostgroups --hostgroups=a
 	# and a separate value does not change that
 	refused --memsuspend --memsuspend 1G
@@ -51,8 +51,8 @@ refused() {
 }
 
 @test "an abbreviation of a refused option is refused as typed" {
-	refused --sema --sema
-	refused --semaphore-t --semaphore-t 2
+	refused --sqlm --sqlm
+	refused --tmux-p --tmux-p 2
 	refused --sq --sq
 	refused --nonal --nonal
 	refused --latest --latest
@@ -76,7 +76,7 @@ refused() {
 }
 
 @test "a refused option after other options and the command still refuses" {
-	refused --semaphore -k -j2 --semaphore
+	refused --sql -k -j2 --sql
 	refused --tmux --keep-order --tmux
 	refused -B -v -B file
 }
