@@ -226,28 +226,59 @@ findback(const char *p, size_t len, const char *s, size_t n)
 	return SIZE_MAX;
 }
 
+/* The cut of each match in p[from..n), left to right: the last of at
+ * least min in *cut.  Returns whether there was one. */
+static bool
+everycut(const struct records *r, const char *p, size_t from, size_t n,
+    size_t min, size_t *cut)
+{
+	regmatch_t m[2];
+	bool found = false;
+
+	while (from <= n && search(&r->re, p, from, n, m, 2)) {
+		if ((size_t)m[1].rm_eo >= min) {
+			*cut = (size_t)m[1].rm_eo;
+			found = true;
+		}
+		from = (size_t)m[0].rm_so + 1;
+	}
+	return found;
+}
+
 /* --regexp: the last cut of at least min in p[0..n).  Matches are found
  * left to right, so the search starts near the end and widens until it
- * finds one: a whole block is not scanned to find its last line. */
+ * finds one: a whole block is not scanned to find its last line.  The
+ * matches are first walked whole, without the group that is the cut:
+ * glibc then needs no log of its states, which it allocates and clears
+ * for each call, over the whole buffer; that costs a block where every
+ * byte starts a match (a long --recstart over its own letter) a hundred
+ * calls of it.  The last match's cut is taken with its group; only when
+ * that one is short of min are they all walked again with it. */
 static bool
 lastmatch(const struct records *r, const char *p, size_t n, size_t min,
     size_t *cut)
 {
 	regmatch_t m[2];
-	size_t span = LASTSPAN, from;
+	size_t span = LASTSPAN, from, last = 0;
 	bool found = false;
 
 	for (;;) {
 		from = n > span ? n - span : 0;
-		while (from <= n && search(&r->re, p, from, n, m, 2)) {
-			if ((size_t)m[1].rm_eo >= min) {
-				*cut = (size_t)m[1].rm_eo;
-				found = true;
-			}
-			from = (size_t)m[0].rm_so + 1;
+		while (from <= n && search(&r->re, p, from, n, m, 1)) {
+			last = (size_t)m[0].rm_so;
+			found = true;
+			from = last + 1;
 		}
-		if (found || n <= span)
-			return found;
+		if (found && search(&r->re, p, last, n, m, 2) &&
+		    (size_t)m[1].rm_eo >= min) {
+			*cut = (size_t)m[1].rm_eo;
+			return true;
+		}
+		if (found)
+			return everycut(r, p, n > span ? n - span : 0, n, min,
+			    cut);
+		if (n <= span)
+			return false;
 		span *= 4;
 	}
 }
