@@ -187,6 +187,10 @@ checksemaphore(struct config *c)
 	if (c->sem.wait && c->ncommand > 0)
 		badusage("--wait waits for the semaphore's holders and runs "
 		    "no COMMAND: %s", c->command[0]);
+	if (!c->sem.fg && !c->sem.wait && (c->interactive || c->tty))
+		conflict("--semaphore in the background and -p or --tty",
+		    "COMMAND would talk on the terminal after wspx exits "
+		    "(use --fg)");
 	if (!c->sem.wait && c->ncommand == 0)
 		badusage("--semaphore needs a COMMAND to run (or --wait)");
 	c->sem.slots = c->remote.jobsspec != NULL ? c->jobs : 1;

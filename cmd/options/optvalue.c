@@ -455,9 +455,11 @@ void
 setsemtimeout(struct config *c, const char *opt, const char *v)
 {
 	bool giveup = v[0] == '-';
+	const char *why;
 
 	c->sem.on = true;
-	c->sem.timeout = parseduration(opt, v + giveup);
+	if (!wspx__duration_parse(v + giveup, &c->sem.timeout, &why))
+		badvalue(opt, v, why);
 	if (giveup)
 		c->sem.timeout = -c->sem.timeout;
 }

@@ -111,7 +111,8 @@ takeslot(const struct config *c, const char *dir)
 		fatal("--semaphore -j %u: a slot is a file, and so many "
 		    "cannot be open at once (ulimit -n)", c->sem.slots);
 	else if (fd < 0)
-		fatal("--semaphore: %s: %s", dir, strerror(-fd));
+		fatal("--semaphore: semaphore %s: its slots in %s: %s",
+		    semname(&c->sem), dir, strerror(-fd));
 	return -1;
 }
 
@@ -123,10 +124,17 @@ semaphore_enter(const struct config *c)
 	pid_t pid;
 
 	if (c->sem.wait) {
-		if ((rc = wspx__semslot_drain(dir)) != 0)
-			fatal("--wait: %s: %s", dir, strerror(-rc));
+		rc = wspx__semslot_drain(dir, timeoutms(c->sem.timeout));
+		if (rc == -ETIMEDOUT)
+			warn("--semaphore-timeout: semaphore %s still held "
+			    "after %gs: waiting no longer", semname(&c->sem),
+			    c->sem.timeout < 0 ? -c->sem.timeout :
+			    c->sem.timeout);
+		else if (rc != 0)
+			fatal("--wait: semaphore %s: %s: %s", semname(&c->sem),
+			    dir, strerror(-rc));
 		free(dir);
-		return EXIT_ALLOK;
+		return rc == 0 ? EXIT_ALLOK : 1;
 	}
 	rc = takeslot(c, dir);
 	free(dir);

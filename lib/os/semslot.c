@@ -4,16 +4,23 @@
  * removed: a file removed while a process holds it would let another lock
  * a new file of the same name, and a slot would have two holders.
  *
- * A waiter does not poll.  Before its first try it watches the directory
- * with inotify for a file opened for writing being closed for the last
- * time (IN_CLOSE_WRITE), which is what letting go of a slot is: every
- * process opens the slot files for writing, and a lock goes with the
- * last close of its open file, the end of its holder's process included.
- * A slot let go after a try therefore wakes the waiter, and a slot let go
- * before it was seen free by the try.  A waiter keeps its slot files open
- * while it waits, so that waiters do not wake one another by trying; a
- * last close that freed nothing (a waiter that took another slot) only
- * makes the others try again.
+ * A waiter sleeps until a slot may have come free.  Before its first try
+ * it watches the directory with inotify for a file opened for writing
+ * being closed for the last time (IN_CLOSE_WRITE): every process opens
+ * the slot files for writing, and a lock goes with the last close of its
+ * open file, the end of its holder's process included.  The kernel sends
+ * that event before it lets go of the lock (__fput: fsnotify_close, then
+ * locks_remove_file), so a waiter that an event woke may still find the
+ * slot held, with no event left to come: each sleep is therefore bounded,
+ * 10 ms after an event, then twice as long each time up to a second.  A
+ * slot let go after a try thus wakes the waiter at once, or within a
+ * moment if it was still being let go; one let go before a try was seen
+ * free by it.  Where inotify cannot be had (its limit of instances per
+ * user, 128 by default, is reached by that many waiters) the waiter only
+ * sleeps so.  A waiter keeps its slot files open while it waits, so that
+ * waiters do not wake one another by trying; a last close that freed
+ * nothing (a waiter that took another slot) only makes the others try
+ * again.
  */
 #include "semslot.h"
 
@@ -33,6 +40,11 @@
 #include <unistd.h>
 
 #define SLOTPREFIX "slot-"
+
+/* A waiter's naps: after news, then twice as long each time up to the
+ * most (see the top of the file). */
+#define NAP_MIN_MS 10
+#define NAP_MAX_MS 1000
 
 /* The fd of slot i of the directory dirfd, made if need be; or -errno. */
 static int
@@ -72,76 +84,98 @@ nowms(void)
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Wait until the watch in has news, or until the monotonic time end in
- * ms (negative: no end), and read the news.  Returns 0 (also on a signal:
- * the caller tries again), -ETIMEDOUT or -errno. */
+/* How a waiter sleeps: the watch (or -1: none), its deadline in
+ * monotonic ms (negative: none), and its next nap. */
+struct waiter {
+	int in;
+	int64_t end;
+	int nap;
+};
+
+static void
+waiter_init(struct waiter *w, const char *dir, int timeout_ms)
+{
+	w->end = timeout_ms < 0 ? -1 : nowms() + timeout_ms;
+	w->nap = NAP_MIN_MS;
+	if ((w->in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0 &&
+	    inotify_add_watch(w->in, dir, IN_CLOSE_WRITE) < 0) {
+		close(w->in);
+		w->in = -1;
+	}
+}
+
+static void
+waiter_fini(struct waiter *w)
+{
+	if (w->in >= 0)
+		close(w->in);
+}
+
+/* Sleep until the watch has news or the nap is over, and read the news.
+ * Returns 0 (also on a signal: the caller tries again), or -ETIMEDOUT
+ * once the deadline has passed. */
 static int
-awaitclose(int in, int64_t end)
+waiter_sleep(struct waiter *w)
 {
 	_Alignas(struct inotify_event) char buf[4096];
-	struct pollfd pf = { in, POLLIN, 0 };
-	int64_t left = end < 0 ? -1 : end - nowms();
-	int r;
+	struct pollfd pf = { w->in, POLLIN, 0 };
+	int64_t left = w->end < 0 ? w->nap : w->end - nowms();
+	int ms = left < w->nap ? (int)left : w->nap;
 
-	if (end >= 0 && left <= 0)
+	if (w->end >= 0 && left <= 0)
 		return -ETIMEDOUT;
-	r = poll(&pf, 1, left > INT_MAX ? INT_MAX : (int)left);
-	if (r < 0)
-		return errno == EINTR ? 0 : -errno;
-	while (read(in, buf, sizeof(buf)) > 0)
-		;
+	if (poll(&pf, w->in >= 0, ms) > 0) {
+		while (read(w->in, buf, sizeof(buf)) > 0)
+			;
+		w->nap = NAP_MIN_MS;
+	} else if (w->nap < NAP_MAX_MS) {
+		w->nap = 2 * w->nap < NAP_MAX_MS ? 2 * w->nap : NAP_MAX_MS;
+	}
 	return 0;
 }
 
-/* With the n slot files open in fds, the watch in set up: take one.
+/* With the n slot files open in fds: take one, waiting as w says.
  * Returns its index, -ETIMEDOUT or -errno. */
 static int
-waitslot(int in, const int *fds, unsigned n, int timeout_ms)
+waitslot(struct waiter *w, const int *fds, unsigned n)
 {
-	int64_t end = timeout_ms < 0 ? -1 : nowms() + timeout_ms;
 	int got, rc;
 
-	while ((got = trylock(fds, n)) == -EWOULDBLOCK) {
-		rc = awaitclose(in, end);
-		if (rc == -ETIMEDOUT)
+	while ((got = trylock(fds, n)) == -EWOULDBLOCK)
+		if ((rc = waiter_sleep(w)) != 0)
 			/* (one last try: a slot let go at the deadline) */
-			return (got = trylock(fds, n)) == -EWOULDBLOCK ?
-			    -ETIMEDOUT : got;
-		if (rc != 0)
-			return rc;
-	}
+			return (got = trylock(fds, n)) == -EWOULDBLOCK ? rc :
+			    got;
 	return got;
 }
 
 int
 wspx__semslot_take(const char *dir, unsigned n, int timeout_ms)
 {
-	int dirfd, in, *fds, got;
+	struct waiter w;
+	int dirfd, *fds, got;
 	unsigned i, nopen = 0;
 
 	if (n == 0)
 		return -EINVAL;
 	if ((fds = calloc(n, sizeof(*fds))) == NULL)
 		return -ENOMEM;
-	got = dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
+	if ((got = dirfd = open(dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0) {
 		free(fds);
 		return -errno;
 	}
-	if ((in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0 ||
-	    inotify_add_watch(in, dir, IN_CLOSE_WRITE) < 0)
-		got = -errno;
+	waiter_init(&w, dir, timeout_ms);
 	while (got >= 0 && nopen < n)
 		if ((got = fds[nopen] = openslot(dirfd, nopen, true)) >= 0)
 			nopen++;
 	if (got >= 0)
-		got = waitslot(in, fds, n, timeout_ms);
+		got = waitslot(&w, fds, n);
 	for (i = 0; i < nopen; i++)
 		if ((int)i != got)
 			close(fds[i]);
 	got = got >= 0 ? fds[got] : got;
-	if (in >= 0)
-		close(in);
+	waiter_fini(&w);
 	close(dirfd);
 	free(fds);
 	return got;
@@ -176,34 +210,40 @@ countslots(int dirfd)
 	return n;
 }
 
-/* Take slots from *held up to n (those not there skipped), blocking on
- * each, their fds in fds. */
+/* Take slots from *held up to n (those not there skipped), waiting for
+ * each as w says, their fds in fds.  Returns 0, -ETIMEDOUT or -errno. */
 static int
-lockupto(int dirfd, int *fds, int *held, int n)
+lockupto(struct waiter *w, int dirfd, int *fds, int *held, int n)
 {
+	int rc;
+
 	for (; *held < n; (*held)++) {
 		if ((fds[*held] = openslot(dirfd, (unsigned)*held,
 		    false)) == -ENOENT)
 			continue;
 		if (fds[*held] < 0)
 			return fds[*held];
-		while (flock(fds[*held], LOCK_EX) != 0)
-			if (errno != EINTR) {
-				close(fds[*held]);
-				fds[*held] = -1;
-				return -errno;
-			}
+		while ((rc = trylock(&fds[*held], 1)) == -EWOULDBLOCK &&
+		    (rc = waiter_sleep(w)) == 0)
+			;
+		if (rc < 0) {
+			close(fds[*held]);
+			fds[*held] = -1;
+			return rc;
+		}
 	}
 	return 0;
 }
 
 int
-wspx__semslot_drain(const char *dir)
+wspx__semslot_drain(const char *dir, int timeout_ms)
 {
+	struct waiter w;
 	int dirfd, *fds = NULL, *more, held = 0, n, i, rc = 0;
 
 	if ((dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return errno == ENOENT ? 0 : -errno;
+	waiter_init(&w, dir, timeout_ms);
 	while (rc == 0 && (n = countslots(dirfd)) > held) {
 		if ((more = realloc(fds, (size_t)n * sizeof(*fds))) == NULL) {
 			rc = -ENOMEM;
@@ -212,7 +252,7 @@ wspx__semslot_drain(const char *dir)
 		fds = more;
 		for (i = held; i < n; i++)
 			fds[i] = -1;
-		rc = lockupto(dirfd, fds, &held, n);
+		rc = lockupto(&w, dirfd, fds, &held, n);
 	}
 	if (rc == 0 && n < 0)
 		rc = n;
@@ -220,6 +260,7 @@ wspx__semslot_drain(const char *dir)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	free(fds);
+	waiter_fini(&w);
 	close(dirfd);
 	return rc;
 }

@@ -20,7 +20,8 @@ int wspx__semslot_take(const char *dir, unsigned n, int timeout_ms);
  * slot files in number order, keeping those taken so that the slots
  * already passed are not taken again meanwhile, until every slot file
  * there (also those made while waiting) was held at once; then let them
- * all go.  Returns 0 or -errno. */
-int wspx__semslot_drain(const char *dir);
+ * all go.  Waits at most timeout_ms (negative: no bound).  The caller
+ * holds no slot of dir.  Returns 0, -ETIMEDOUT or -errno. */
+int wspx__semslot_drain(const char *dir, int timeout_ms);
 
 #endif /* WSPX_SEMSLOT_H */

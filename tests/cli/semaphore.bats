@@ -6,6 +6,13 @@
 load helper
 load gnu
 
+# A home of the test's own for the semaphores (never the user's
+# ~/.parallel).
+ownhome() {
+	export PARALLEL_HOME=$BATS_TEST_TMPDIR/ph
+	mkdir -p "$PARALLEL_HOME"
+}
+
 # A COMMAND for the semaphore that holds its slot until the FIFO $1 is
 # written (or closed by the writer), then appends "done" to file $2.
 holding() {
@@ -43,6 +50,7 @@ holding() {
 }
 
 @test "--semaphore -j 2: at most two COMMANDs at once, whatever the timing; --wait returns after the last" {
+	ownhome
 	mkdir running
 	for i in 1 2 3 4 5 6; do
 		"$WSPX" --semaphore -j 2 --id two 'touch running/$$
@@ -56,6 +64,7 @@ holding() {
 }
 
 @test "--wait waits for a holder that ends after it began" {
+	ownhome
 	mkfifo hold
 	"$WSPX" --semaphore --id w "$(holding hold done)"
 	( "$WSPX" --semaphore --id w --wait; cat done > seen 2>&1 ) &
@@ -68,6 +77,7 @@ holding() {
 }
 
 @test "a holder killed with SIGKILL leaves its slot free: the next one runs at once" {
+	ownhome
 	mkfifo hold
 	"$WSPX" --semaphore --id k 'echo $PARALLEL_PID > holder
 	    echo $$ > job; read x < hold'
@@ -92,6 +102,11 @@ holding() {
 	[ "$(cat wspx.rc)" = 0 ] && [ "$(cat wspx.out)" = ran ]
 	same --semaphore --id st --semaphoretimeout -1s --fg echo ran
 	[ "$(cat wspx.rc)" = 1 ]
+	# (--wait gives up too, also with a positive timeout)
+	run "$WSPX" --semaphore --id st --wait --st -0.2
+	[ "$status" -eq 1 ] && [[ $output == *"semaphore st still held after 0.2s"* ]]
+	run "$WSPX" --semaphore --id st --wait --st 0.2
+	[ "$status" -eq 1 ]
 	echo > hold
 	echo > ghold
 	"$WSPX" --semaphore --id st --wait
@@ -112,6 +127,7 @@ holding() {
 }
 
 @test "--semaphore refuses what it cannot do, naming it" {
+	ownhome
 	run "$WSPX" --semaphore
 	[ "$status" -eq 255 ] && [[ $output == *"--semaphore needs a COMMAND"* ]]
 	run "$WSPX" --semaphore echo ::: a b
@@ -122,6 +138,8 @@ holding() {
 	[ "$status" -eq 255 ] && [[ $output == *"-j 0"* ]]
 	run "$WSPX" --wait echo x
 	[ "$status" -eq 255 ] && [[ $output == *"runs no COMMAND: echo"* ]]
+	run "$WSPX" --semaphore -p echo
+	[ "$status" -eq 255 ] && [[ $output == *"-p or --tty"*"(use --fg)"* ]]
 	run "$WSPX" --semaphore --pipe cat
 	[ "$status" -eq 255 ] && [[ $output == *"--semaphore and --pipe"* ]]
 	run "$WSPX" --st x echo

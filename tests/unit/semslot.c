@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,8 +21,8 @@ static char dir[] = "/tmp/wspx-semslot.XXXXXX";
 static void
 test_count(void)
 {
-	int a = wspx__semslot_take(dir, 2, -1);
-	int b = wspx__semslot_take(dir, 2, -1);
+	int a = wspx__semslot_take(dir, 2, 0);
+	int b = wspx__semslot_take(dir, 2, 0);
 	int c;
 
 	CHECK(a >= 0 && b >= 0);
@@ -55,7 +56,7 @@ holder(int *said, int *told)
 	if ((pid = fork()) == 0) {
 		close(up[0]);
 		close(down[1]);
-		if (wspx__semslot_take(dir, 1, -1) < 0 || write(up[1], "t",
+		if (wspx__semslot_take(dir, 1, 60000) < 0 || write(up[1], "t",
 		    1) != 1)
 			_exit(1);
 		(void)read(down[0], &c, 1);
@@ -101,7 +102,7 @@ test_wait(void)
 		_exit(0);
 	}
 	close(told);
-	fd = wspx__semslot_take(dir, 1, -1);
+	fd = wspx__semslot_take(dir, 1, 60000);
 	CHECK(fd >= 0);
 	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
 	    WEXITSTATUS(st) == 0);
@@ -118,15 +119,50 @@ test_drain(void)
 	pid_t pid = holder(&said, &told);
 	char c;
 
-	CHECK(wspx__semslot_drain("/nonexistent/wspx") == 0);
+	CHECK(wspx__semslot_drain("/nonexistent/wspx", 0) == 0);
 	CHECK(read(said, &c, 1) == 1);
+	CHECK(wspx__semslot_drain(dir, 0) == -ETIMEDOUT);
+	CHECK(wspx__semslot_drain(dir, 50) == -ETIMEDOUT);
+	/* (what a drain that timed out took is free again) */
+	fd = wspx__semslot_take(dir, 3, 0);
+	CHECK(fd >= 0);
+	close(fd);
 	close(told);	/* (the holder ends, now or while draining) */
-	CHECK(wspx__semslot_drain(dir) == 0);
+	CHECK(wspx__semslot_drain(dir, 60000) == 0);
 	/* every slot free once the drain returned */
 	fd = wspx__semslot_take(dir, 3, 0);
 	CHECK(fd >= 0);
 	CHECK(waitpid(pid, &st, 0) == pid);
 	close(fd);
+	close(said);
+}
+
+/* With no inotify instance left to the user (128 by default: that many
+ * waiters), a waiter still gets the slot, by napping. */
+static void
+test_noinotify(void)
+{
+	enum { MAXIN = 900 };
+	int in[MAXIN], n = 0, said, told, st, fd;
+	long open = sysconf(_SC_OPEN_MAX);
+	pid_t pid = holder(&said, &told);
+	char c;
+
+	CHECK(read(said, &c, 1) == 1);
+	while (n < MAXIN && (in[n] = inotify_init1(IN_CLOEXEC)) >= 0)
+		n++;
+	if (n == MAXIN || n + 32 > open)
+		printf("# the fd limit, not inotify's, would stop the test: "
+		    "not tried\n");
+	close(told);	/* (the holder ends, now or while waiting) */
+	if (n < MAXIN && n + 32 <= open) {
+		fd = wspx__semslot_take(dir, 1, 60000);
+		CHECK(fd >= 0);
+		close(fd);
+	}
+	while (n > 0)
+		close(in[--n]);
+	CHECK(waitpid(pid, &st, 0) == pid);
 	close(said);
 }
 
@@ -143,7 +179,9 @@ main(void)
 	TEST(test_killed(), "take: the slot of a process killed with SIGKILL "
 	    "is free");
 	TEST(test_wait(), "take: waits for a slot let go meanwhile");
-	TEST(test_drain(), "drain: returns with every slot free");
+	TEST(test_drain(), "drain: returns with every slot free, or times "
+	    "out");
+	TEST(test_noinotify(), "take: without inotify, by napping");
 	rc = test_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
