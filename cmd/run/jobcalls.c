@@ -202,7 +202,11 @@ finished(void *ctx, struct wspx__execjob *ej)
 	/* (--files: a job stopped after its file was made, before it ran) */
 	outfiles_ended(r->out, NULL, &j->outfile, true);
 	countend(r, j);
-	r->lastexit = wspx__exec_exitval(res);	/* (for --fg) */
+	if (r->c->sem.on)
+		/* relaxed: run() reads it after wspx__exec_wait(), whose
+		 * return every job's end happens before. */
+		atomic_store_explicit(&r->lastexit, wspx__exec_exitval(res),
+		    memory_order_relaxed);
 	report_finished(&r->rep, ej);
 	if (r->c->source != NULL) {
 		r->c->source->finished(r->c->source->ctx, j);

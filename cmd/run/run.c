@@ -671,7 +671,8 @@ run(struct config *c)
 		wspx__output_flush(r.out);
 	sig = finishrun(&r, &f);
 	status = sig != 0 ? 128 + sig : inputfailed ? EXIT_USAGE :
-	    c->sem.on ? semaphore_status(r.lastexit) : exitstatus(&r, &f);
+	    c->sem.on ? semaphore_status(atomic_load_explicit(&r.lastexit,
+	    memory_order_relaxed)) : exitstatus(&r, &f);
 	if (sig == 0 && (oerr = wspx__output_error(r.out)) != 0 &&
 	    zipfailed(&r)) {
 		status = EXIT_USAGE;

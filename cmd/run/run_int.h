@@ -45,7 +45,7 @@ struct run {
 	struct placing placing;	/* where jobs run: -S, --slurm, here */
 	char *zip, *unzip;	/* --compress's filters, or NULL */
 	struct confirm confirm;	/* -p's questions */
-	int lastexit;		/* the $? of the job that ended last */
+	_Atomic(int) lastexit;	/* --semaphore: the $? of its one job */
 };
 
 /* The executor's callbacks for the run's jobs; their ctx is the run. */
