@@ -176,6 +176,7 @@ struct cost {
 				 * the last that must match something */
 	uint64_t altrun;	/* the most of run in a branch before */
 	bool empty;		/* it may match nothing */
+	bool anchored;		/* it has an atom that matches a place */
 	bool alt;		/* a group with '|' */
 	/* Of a group being read: */
 	bool restempty;		/* its branch before the last atom may
@@ -214,6 +215,7 @@ addcost(struct cost *to, const struct cost *c)
 	    c->loopnest;
 	to->restempty = to->empty;
 	to->empty = to->empty && c->empty;
+	to->anchored = to->anchored || c->anchored;
 	/* the empty paths run so far lead into c's loops */
 	to->restrun = to->run;
 	to->restchain = to->chain;
@@ -274,6 +276,7 @@ groupcost(const struct cost *g)
 	c.nest = g->nest;
 	c.loopnest = g->loopnest;
 	c.empty = g->empty || g->emptybranch;
+	c.anchored = g->anchored;
 	/* (a loop inside is taken as reached from the group's start) */
 	c.chain = g->chain;
 	c.fac = larger(larger(g->nest, g->run), g->altrun);
@@ -333,7 +336,8 @@ cost(const char *re, size_t *depth, bool *stray)
 		else if (*p == '\\' && p[1] != '\0')
 			len = 2;
 		last = (struct cost){ .copies = 1, .empty = zerowidth(p, len),
-		    .fac = 1, .run = 1, .tail = 1, .restrun = 1 };
+		    .anchored = zerowidth(p, len), .fac = 1, .run = 1,
+		    .tail = 1, .restrun = 1 };
 		if (*p == ')' && d > 0)
 			last = groupcost(&sum[d--]);
 		else if (*p == ')')
@@ -346,6 +350,19 @@ cost(const char *re, size_t *depth, bool *stray)
 		addcost(&all, &sum[d--]);
 	free(sum);
 	return all;
+}
+
+/* Whether the chain of c (see PERLRE_MAXCHAIN) is too long, counted
+ * twice for each loop over what may match nothing when c has an anchor
+ * (see PERLRE_MAXANCHORCHAIN). */
+static bool
+chaintoolong(const struct cost *c)
+{
+	if (c->chain > PERLRE_MAXCHAIN)
+		return true;
+	/* (at most 20000 << 8: no overflow) */
+	return c->anchored && c->loops <= PERLRE_MAXEMPTYLOOPS &&
+	    (c->chain << c->loops) > PERLRE_MAXANCHORCHAIN;
 }
 
 /* Why an expression of cost c, its groups nested depth deep, is refused
@@ -369,6 +386,11 @@ toocomplex(const struct cost *c, size_t depth)
 		return "repetitions nested in each other that may match "
 		    "nothing, one after another, such as a??a??a??, before "
 		    "a loop over such repetitions";
+	if (c->loops <= PERLRE_MAXEMPTYLOOPS && chaintoolong(c))
+		return "an anchor (^, $, \\b, ...) with repetitions nested "
+		    "in each other that may match nothing, one after "
+		    "another, such as a??a??a??, before loops over such "
+		    "repetitions";
 	return "over 8 unbounded repetitions (*, + or {n,}) of what may "
 	    "match nothing, such as (a*)* or a**";
 }
@@ -395,7 +417,7 @@ perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 
 	if (c.copies > PERLRE_MAXCOPIES || c.optional > PERLRE_MAXOPTIONAL ||
 	    c.loops > PERLRE_MAXEMPTYLOOPS || depth > PERLRE_MAXDEPTH ||
-	    c.loopnest > PERLRE_MAXLOOPNEST || c.chain > PERLRE_MAXCHAIN) {
+	    c.loopnest > PERLRE_MAXLOOPNEST || chaintoolong(&c)) {
 		free(posix);
 		if (n > 0)
 			snprintf(err, n, "too complex for the C library: %s",

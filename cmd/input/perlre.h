@@ -42,6 +42,13 @@ char *perlre_posix(const char *re);
  * 20 s under ASan; x+++ before nests 13 and 25 deep and a loop took 0.1
  * s, 10 s under ASan (both found by tests/fuzz/pipe). */
 #define PERLRE_MAXCHAIN 20000
+/* That product, twice as much for each loop over what may match nothing,
+ * when the expression has an anchor (^ $ \b ...): glibc takes the
+ * closure again for the anchor's condition, around each loop.  en?????
+ * x(30 '?')^>??+++ took 0.1 s and 14 s under ASan (found by
+ * tests/fuzz/pipe): 150 * 36 * 2^7; 1 * 1080 * 2^7 takes 0.02 s, the
+ * most this lets by. */
+#define PERLRE_MAXANCHORCHAIN 160000
 
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;

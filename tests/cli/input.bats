@@ -262,9 +262,24 @@ load helper
 	run "$WSPX" --pipe --regexp --recend "xa${q13}b${q13}c????+" cat \
 	    < /dev/null
 	[ "$status" -eq 0 ]
+	# an anchor before them doubles the cost of each loop after it
+	# (tests/fuzz/corpus/pipe/finding-regcomp-anchor-chain-loop: 14 s
+	# under ASan): refused, as is the same without the anchor taken
+	local q30
+	q30=$(printf '%30s' | tr ' ' '?')
+	for a in '^' '$' '\b'; do
+		run timeout 100 "$WSPX" --pipe --regexp --recstart \
+		    "en?????x${q30}${a}>??+++AC" cat < /dev/null
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--recstart"*"an anchor"*"before loops over such"* ]]
+	done
+	run "$WSPX" --pipe --regexp --recstart "en?????x${q30}>??+++AC" cat \
+	    < /dev/null
+	[ "$status" -eq 0 ]
 	# not one after another, or after a loop, or short: taken
 	for re in "a${q39}X""b${q39}X""c$q31+" "c$q31+a${q39}b$q39" \
-	    "a??a??a??(c?)+" '(\s*,?\s*)+' '^(.*?),(.*?),(.*?),(.*?);\s*'; do
+	    "a??a??a??(c?)+" '(\s*,?\s*)+' '^(.*?),(.*?),(.*?),(.*?);\s*' \
+	    '^(\s*,?\s*)+$' '^>(\s*\S*\s*)+' '\b(a?b?c?)*\b'; do
 		run "$WSPX" --pipe --regexp --recend "$re" cat < /dev/null
 		[ "$status" -eq 0 ]
 	done
