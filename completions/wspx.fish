@@ -259,7 +259,7 @@ complete -c wspx -n __wspx_before_command -l semaphore-timeout -x -d "Wait DUR a
 complete -c wspx -n __wspx_before_command -l semaphoretimeout -x -d "Wait DUR at most for a slot, then run (-DUR: do not)"
 complete -c wspx -n __wspx_before_command -l st -x -d "Wait DUR at most for a slot, then run (-DUR: do not)"
 complete -c wspx -n __wspx_before_command -l fg -d "With --semaphore: wait for COMMAND, exit with its status"
-complete -c wspx -n __wspx_before_command -l bg -d "With --semaphore: exit once COMMAND started (the default)"
+complete -c wspx -n __wspx_before_command -l bg -d "With --semaphore: exit once it has a slot, COMMAND left running (the default)"
 complete -c wspx -n __wspx_before_command -l wait -d "With --semaphore: wait until no COMMAND holds the semaphore"
 complete -c wspx -n __wspx_before_command -l jobserver -d "Share -j with the jobs' make through a jobserver (MAKEFLAGS)"
 complete -c wspx -n __wspx_before_command -l pipe -d "Cut stdin into blocks of records, each the stdin of one job"

@@ -216,7 +216,7 @@ const struct optdef optable[] = {
 	{ 0, "fg", NULL, O_FG, SEC_RUN,
 	    "--semaphore: wait for COMMAND and exit with its status" },
 	{ 0, "bg", NULL, O_BG, SEC_RUN,
-	    "--semaphore: exit once COMMAND started (the default)" },
+	    "--semaphore: exit once it has a slot (the default)" },
 	{ 0, "wait", NULL, O_WAIT, SEC_RUN,
 	    "--semaphore: wait until no COMMAND holds the semaphore" },
 	{ 0, "jobserver", NULL, O_JOBSERVER, SEC_RUN,
