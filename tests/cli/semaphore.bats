@@ -68,11 +68,14 @@ holding() {
 	mkfifo hold
 	"$WSPX" --semaphore --id w "$(holding hold done)"
 	( "$WSPX" --semaphore --id w --wait; cat done > seen 2>&1 ) &
+	local waiter=$!
 	# (whether --wait has begun or not, it must not return before
 	# COMMAND wrote done)
 	sleep 0.5
 	echo > hold
-	wait
+	# (that one alone: bats has a process of its own in the background
+	# with BATS_TEST_TIMEOUT)
+	wait "$waiter"
 	[ "$(cat seen)" = done ]
 }
 
