@@ -36,8 +36,9 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "base/clock.h"
 
 #define SLOTPREFIX "slot-"
 
@@ -75,13 +76,11 @@ trylock(const int *fds, unsigned n)
 	return -EWOULDBLOCK;
 }
 
+/* The monotonic time in ms. */
 static int64_t
 nowms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+	return wspx__clock_now() / 1000000;
 }
 
 /* How a waiter sleeps: the watch (or -1: none), its deadline in
