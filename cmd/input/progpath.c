@@ -19,6 +19,10 @@
 #include "util/util.h"
 
 #define MAXPROGS 256
+/* (PATH unset: the directories of the shell's own default that hold
+ * programs for everyone, in its order, since the commands that are not
+ * spawned directly go through the shell) */
+#define DEFAULTPATH "/usr/local/bin:/bin:/usr/bin"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *searchpath;		/* the PATH to search */
@@ -32,7 +36,7 @@ static size_t nprogs;			/* lock */
 void
 progpath_init(const char *path)
 {
-	searchpath = xstrdup(path != NULL ? path : "/usr/local/bin:/bin:/usr/bin");
+	searchpath = xstrdup(path != NULL ? path : DEFAULTPATH);
 }
 
 void
@@ -51,15 +55,12 @@ progpath_fini(void)
 	searchpath = NULL;
 }
 
-/* Look name up in pathvar: the first regular file there that we may
- * execute, an empty component standing for the current directory.
- * Returns a malloc'd path or NULL. */
-static char *
-search(const char *pathvar, const char *name)
+char *
+progpath_search(const char *pathvar, const char *name)
 {
 	struct buf b = { NULL, 0, 0 };
 	struct stat st;
-	const char *p = pathvar, *end;
+	const char *p = pathvar != NULL ? pathvar : DEFAULTPATH, *end;
 
 	for (; p != NULL; p = *end != '\0' ? end + 1 : NULL) {
 		end = strchr(p, ':');
@@ -103,7 +104,7 @@ lookup(const char *pathvar, const char *name)
 	WSPX_MUST(pthread_mutex_lock(&lock));
 	found = known(pathvar, name);
 	WSPX_MUST(pthread_mutex_unlock(&lock));
-	if (found != NULL || (path = search(pathvar, name)) == NULL)
+	if (found != NULL || (path = progpath_search(pathvar, name)) == NULL)
 		return found;
 	WSPX_MUST(pthread_mutex_lock(&lock));
 	/* (another thread may have been first) */

@@ -23,4 +23,10 @@ const char *progpath(const char *name);
  * progpath_init(); lives until progpath_fini(). */
 const char *progpath_in(const char *pathvar, const char *name);
 
+/* The first regular file called name that we may execute in the
+ * directories of pathvar (NULL: the default of progpath_init()), an
+ * empty or relative entry taken from the current directory; malloc'd, or
+ * NULL.  No cache, no lock: any thread, any time. */
+char *progpath_search(const char *pathvar, const char *name);
+
 #endif /* WSPX_PROGPATH_H */

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input/command.h"
 #include "input/jobargs.h"
+#include "input/progpath.h"
 #include "pipe/pipeopts.h"
 #include "util/util.h"
 
@@ -153,28 +153,14 @@ static const char *const zippers[] = {
 };
 
 /* Whether name is a program in one of the directories of path (NULL:
- * the default of execvp()), as the shell would find it: "" and a
- * relative entry are looked in from the current directory. */
+ * the default), as a command's shell would find it. */
 static bool
 onpath(const char *path, const char *name)
 {
-	const char *p, *e;
-	struct stat st;
-	char *file;
-	bool found = false;
+	char *file = progpath_search(path, name);
+	bool found = file != NULL;
 
-	for (p = path != NULL ? path : "/bin:/usr/bin"; !found; p = e + 1) {
-		if ((e = strchr(p, ':')) == NULL)
-			e = p + strlen(p);
-		file = xmalloc((size_t)(e - p) + strlen(name) + 3);
-		sprintf(file, "%.*s/%s", e > p ? (int)(e - p) : 1,
-		    e > p ? p : ".", name);
-		found = stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(file, X_OK) == 0;
-		free(file);
-		if (*e == '\0')
-			break;
-	}
+	free(file);
 	return found;
 }
 

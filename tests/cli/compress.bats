@@ -115,3 +115,31 @@ load gnu
 	[ "$status" -eq 255 ]
 	[ ! -e out ]
 }
+
+# A stand-in compressor in directory $1 called $2: it notes its name and
+# arguments in $PWD/used, and passes its input on as it is.
+fakezip() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho "%s $*" >> %s/used\nexec /bin/cat\n' \
+	    "$2" "$PWD" > "$1/$2"
+	chmod +x "$1/$2"
+}
+
+@test "--compress takes the first of GNU parallel's compressors in PATH" {
+	# lz4 comes before gzip in the list; a directory of PATH that is
+	# not a whole path, here the empty one, is the current directory
+	fakezip bin gzip
+	fakezip bin lz4
+	fakezip . pigz
+	PATH=$PWD/bin "$WSPX" --compress /usr/bin/seq {} ::: 2000000 |
+	    md5sum > out
+	[ "$(cat out)" = "$(seq 2000000 | md5sum)" ]
+	[ "$(sort -u used)" = "$(printf 'lz4 -c -1\nlz4 -dc')" ]
+	rm used
+	# (pigz comes between lz4 and gzip)
+	rm bin/lz4
+	PATH=$PWD/bin: "$WSPX" --compress /usr/bin/seq {} ::: 2000000 |
+	    md5sum > out
+	[ "$(cat out)" = "$(seq 2000000 | md5sum)" ]
+	[ "$(sort -u used)" = "$(printf 'pigz -c -1\npigz -dc')" ]
+}
