@@ -43,6 +43,7 @@ BASEHDR = lib/base/arena.h lib/base/diag.h lib/base/duration.h \
 OSHDR = lib/os/cpus.h lib/os/direntry.h lib/os/fsclock.h \
 	lib/os/fswatch.h lib/os/heap.h \
 	lib/os/proc.h lib/os/semslot.h lib/os/sysload.h lib/os/thread.h \
+	lib/os/trial.h \
 	lib/os/tmp.h \
 	lib/os/zerocopy.h
 RUNTIMEHDR = lib/runtime/atomic.h lib/runtime/blocking.h \
@@ -63,6 +64,7 @@ WSPXOBJ = lib/base/error.o \
 	lib/os/cpus.o lib/os/direntry.o lib/os/fsclock.o lib/os/fswatch.o \
 	lib/os/heap.o \
 	lib/os/proc.o lib/os/semslot.o lib/os/sysload.o lib/os/thread.o \
+	lib/os/trial.o \
 	lib/os/tmp.o \
 	lib/os/zerocopy.o \
 	lib/runtime/blocking.o lib/runtime/deque.o lib/runtime/forkjoin.o \
@@ -138,7 +140,7 @@ CMDOBJ = $(CMDLIBOBJ) cmd/main.o
 # engine's.
 RTUNIT = tests/unit/deque tests/unit/stack tests/unit/sleep tests/unit/pool \
 	tests/unit/blocking tests/unit/timer tests/unit/sysload \
-	tests/unit/proc tests/unit/semslot
+	tests/unit/proc tests/unit/semslot tests/unit/trial
 ENGINEUNIT = tests/unit/exec tests/unit/halt tests/unit/median tests/unit/json \
 	tests/unit/joblog tests/unit/size tests/unit/duration \
 	tests/unit/jobserver \
@@ -260,6 +262,7 @@ check-unit: $(UNIT)
 	tests/unit/sysload
 	tests/unit/proc
 	tests/unit/semslot
+	tests/unit/trial
 	tests/unit/jobserver
 	tests/unit/yamldoc
 	tests/unit/sha256

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/trial.h"
 #include "util/buf.h"
 
 /* What the escape \e of Perl's regular expressions (GNU parallel's) that
@@ -227,8 +228,14 @@ addcost(struct cost *to, const struct cost *c)
 static void
 repeatcost(struct cost *a, const struct repeat *r)
 {
-	uint64_t inner = a->nest;
+	uint64_t inner = a->nest, through = a->fac;
+	size_t i;
 
+	/* (copies of what may match nothing, one after another: the empty
+	 * paths through each multiply, as in a chain) */
+	for (i = 1; a->empty && a->fac > 1 && i < r->copies &&
+	    through <= PERLRE_MAXCHAIN; i++)
+		through = chained(through, a->fac);
 	a->optional = capped((uint64_t)(r->optional ? a->copies :
 	    a->optional) * r->copies);
 	a->loops = capped((uint64_t)a->loops * r->copies +
@@ -241,7 +248,7 @@ repeatcost(struct cost *a, const struct repeat *r)
 	if (r->unbounded && a->empty)
 		a->chain = larger(a->chain, chained(chained(inner, inner),
 		    r->copies));
-	a->fac = larger(a->fac, a->nest);
+	a->fac = larger(through, a->nest);
 	/* (a loop ends in what may match nothing, a* of aa*: the empty
 	 * paths after it are its copies) */
 	if (r->unbounded)
@@ -395,10 +402,56 @@ toocomplex(const struct cost *c, size_t depth)
 	    "match nothing, such as (a*)* or a**";
 }
 
+/* The decimal digits of a number macro n, as a string literal. */
+#define DECIMAL(n) DIGITS(n)
+#define DIGITS(n) #n
+
+/* What a trial compiles (see trial()). */
+struct trialre {
+	const char *re;
+	int flags;
+};
+
+static void
+compileonly(void *arg)
+{
+	const struct trialre *t = arg;
+	regex_t rx;
+
+	(void)regcomp(&rx, t->re, t->flags);
+}
+
+/* Why the POSIX expression re, of cost c and its groups nested depth
+ * deep, is refused after a trial, or NULL.  Those with what cost() has
+ * seen to make regcomp() slow (loops over what may match nothing, nested
+ * repetitions, many copies, deep groups) are first compiled in a child
+ * process, which may take PERLRE_TRIALCPU seconds of CPU time: for the
+ * shapes no bound of cost() foretells.  An expression without those,
+ * or one tried where no child can be made, goes on. */
+static const char *
+trial(const struct cost *c, size_t depth, const char *re, int flags)
+{
+	struct trialre t = { re, flags };
+
+	if (c->loops == 0 && c->nest <= 1 && c->copies <= 1024 &&
+	    c->optional <= 64 && depth <= 64)
+		return NULL;
+	switch (wspx__trial(compileonly, &t, PERLRE_TRIALCPU)) {
+	case WSPX_TRIAL_OVERTIME:
+		return "compiling it took over " DECIMAL(PERLRE_TRIALCPU)
+		    " s of CPU time";
+	case WSPX_TRIAL_FAILED:
+		return "compiling it crashed";
+	default:
+		return NULL;
+	}
+}
+
 int
 perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 {
 	char *posix = perlre_posix(re);
+	const char *why;
 	size_t depth;
 	bool stray;
 	int rc;
@@ -422,6 +475,13 @@ perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
 		if (n > 0)
 			snprintf(err, n, "too complex for the C library: %s",
 			    toocomplex(&c, depth));
+		return REG_ESPACE;
+	}
+	if ((why = trial(&c, depth, posix, flags)) != NULL) {
+		free(posix);
+		if (n > 0)
+			snprintf(err, n, "too complex for the C library: %s",
+			    why);
 		return REG_ESPACE;
 	}
 	rc = regcomp(rx, posix, flags);

@@ -50,13 +50,19 @@ char *perlre_posix(const char *re);
  * most this lets by. */
 #define PERLRE_MAXANCHORCHAIN 160000
 
+/* An expression of a shape that may be slow to compile, which no bound
+ * above refused, is compiled first in a child process that may take this
+ * many seconds of CPU time; past them it is refused (see perlre.c). */
+#define PERLRE_TRIALCPU 2
+
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;
  * rx is then not to be freed): REG_ESPACE, not compiled, if it would make
  * more than PERLRE_MAXCOPIES copies or PERLRE_MAXOPTIONAL optional ones,
  * repeats what may match nothing more than PERLRE_MAXEMPTYLOOPS times
  * without bound or over repetitions nested past PERLRE_MAXLOOPNEST, or
- * nests groups deeper than PERLRE_MAXDEPTH; REG_EPAREN
+ * nests groups deeper than PERLRE_MAXDEPTH, or took a trial compile
+ * over PERLRE_TRIALCPU seconds; REG_EPAREN
  * for a ')' that closes no group, which Perl refuses. */
 int perlre_compile(regex_t *rx, const char *re, int flags, char *err,
     size_t n);

@@ -251,6 +251,20 @@ load helper
 		[ "$status" -eq 255 ]
 		[[ "$output" == *"--recend"*"before a loop over such repetitions"* ]]
 	done
+	# and so do the copies of one ({5}, +) (tests/fuzz/corpus/pipe/
+	# finding-regcomp-copies-chain-loop: 79 s of regcomp())
+	local q34 q20
+	q34=$(printf '%34s' | tr ' ' '?')
+	q20=$(printf '%20s' | tr ' ' '?')
+	for re in "CT++++$q34{5}???????????>????+\\0AC" "T$q20{5}>?+" \
+	    "(a??){15}(b?)*"; do
+		run timeout 100 "$WSPX" --pipe --regexp --recstart "$re" cat \
+		    < /dev/null
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--recstart"*"before a loop over such repetitions"* ]]
+	done
+	run "$WSPX" --pipe --regexp --recstart "T$q20{2}>?+" cat < /dev/null
+	[ "$status" -eq 0 ]
 	# a loop before them counts: a+ ends in a* (tests/fuzz/corpus/pipe/
 	# finding-regcomp-loop-before-chain)
 	local q13
@@ -299,4 +313,22 @@ load helper
 	run "$WSPX" --colsep '[0-9]{1,3}(\.[0-9]{1,3}){3}|(a|b)*c{2,}' echo ::: x1.2.3.4y
 	[ "$status" -eq 0 ]
 	[ "$output" = "x y" ]
+}
+
+@test "a regex that no bound refuses but takes the C library over 2 s of CPU to compile is refused after a trial" {
+	# each took glibc's regcomp() over 100 s; found by a random search
+	# of the shapes the bounds above let by
+	for re in 'a???{3}{0,3}{1,}{1,}^' 'bb*?{5}{5}+???{2}'; do
+		run timeout 100 "$WSPX" --colsep "$re" echo ::: a
+		[ "$status" -eq 255 ]
+		[[ "$output" == *"--colsep: '$re' is not a regular expression: too complex for the C library: compiling it took over 2 s of CPU time"* ]]
+	done
+	run timeout 100 "$WSPX" --pipe --regexp --recend '^()^x+(\b){0,3}{0,3}++' \
+	    cat < /dev/null
+	[ "$status" -eq 255 ]
+	[[ "$output" == *"--recend"*"compiling it took over 2 s of CPU time"* ]]
+	# one that compiles within it is taken, and used
+	run "$WSPX" --colsep '(a?b?)*x(c??)+' echo {2} ::: 1ax2
+	[ "$status" -eq 0 ]
+	[ "$output" = "2" ]
 }
