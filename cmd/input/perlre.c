@@ -421,20 +421,31 @@ compileonly(void *arg)
 	(void)regcomp(&rx, t->re, t->flags);
 }
 
+/* Whether an expression of cost c, its groups nested depth deep, has
+ * what may make regcomp() slow in ways no bound of cost() foretells:
+ * repetitions nested in each other, a loop over what may match nothing
+ * with more than a few copies, many copies, deep groups.  A random search
+ * of the shapes the bounds let by found 154 that took regcomp() over 10
+ * ms (31 over a second), each of them with one of these; a separator such
+ * as \s+, \s*;\s* or (a|b)*c has none. */
+static bool
+mayslow(const struct cost *c, size_t depth)
+{
+	return c->nest > 1 || c->loopnest > 1 || c->optional > 64 ||
+	    c->copies > 1024 || depth > 64 || (c->loops > 0 && c->copies > 16);
+}
+
 /* Why the POSIX expression re, of cost c and its groups nested depth
- * deep, is refused after a trial, or NULL.  Those with what cost() has
- * seen to make regcomp() slow (loops over what may match nothing, nested
- * repetitions, many copies, deep groups) are first compiled in a child
- * process, which may take PERLRE_TRIALCPU seconds of CPU time: for the
- * shapes no bound of cost() foretells.  An expression without those,
- * or one tried where no child can be made, goes on. */
+ * deep, is refused after a trial, or NULL.  One that mayslow() is first
+ * compiled in a child process, which may take PERLRE_TRIALCPU seconds of
+ * CPU time; the others, and one tried where no child can be made, go
+ * on.  (The child costs a fork: 3 ms on a virtual machine.) */
 static const char *
 trial(const struct cost *c, size_t depth, const char *re, int flags)
 {
 	struct trialre t = { re, flags };
 
-	if (c->loops == 0 && c->nest <= 1 && c->copies <= 1024 &&
-	    c->optional <= 64 && depth <= 64)
+	if (!mayslow(c, depth))
 		return NULL;
 	switch (wspx__trial(compileonly, &t, PERLRE_TRIALCPU)) {
 	case WSPX_TRIAL_OVERTIME:

@@ -17,8 +17,8 @@ enum wspx_trial {
 
 /* Run fn(arg) in a forked child that may use seconds (at least 1) of CPU
  * time, user and system: at that the kernel stops it (SIGXCPU, then
- * SIGKILL a second later).  The child ends with _exit(): it runs no
- * atexit() handler and flushes no stdio buffer; fn must not write
+ * SIGKILL a second later).  The child ends at once (exit_group(2)): it
+ * runs no atexit() handler and flushes no stdio buffer; fn must not write
  * anything the caller shares (files, pipes).  Waits for the child, so
  * that none is left behind, through signals that interrupt the wait.
  * Returns an enum wspx_trial, or -errno if no child could be made. */
