@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,9 @@ main(int argc, char **argv)
 
 	wspx__heap_prefault(HEAP_PREFAULT);
 	stdfds();
+	/* (ignored, the kernel would reap the jobs before wspx read their
+	 * statuses: every job would seem to have succeeded) */
+	signal(SIGCHLD, SIG_DFL);
 	config_defaults(&c);
 	first = options_parse(&c, argc, argv);
 	/* (wspx report FILE: a command of its own, with options of its

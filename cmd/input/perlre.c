@@ -438,21 +438,25 @@ mayslow(const struct cost *c, size_t depth)
 /* Why the POSIX expression re, of cost c and its groups nested depth
  * deep, is refused after a trial, or NULL.  One that mayslow() is first
  * compiled in a child process, which may take PERLRE_TRIALCPU seconds of
- * CPU time; the others, and one tried where no child can be made, go
- * on.  (The child costs a fork: 3 ms on a virtual machine.) */
+ * CPU time; the others, and one tried where no trial can be made (no
+ * child), go on.  (The child costs a fork: 3 ms on a virtual machine.)
+ * Only while wspx has one thread (see wspx__trial()): when the options
+ * are read, and when --pipe's records are set up, before any thread. */
 static const char *
 trial(const struct cost *c, size_t depth, const char *re, int flags)
 {
 	struct trialre t = { re, flags };
+	enum wspx_trial how;
 
-	if (!mayslow(c, depth))
+	if (!mayslow(c, depth) ||
+	    wspx__trial(compileonly, &t, PERLRE_TRIALCPU, &how) != 0)
 		return NULL;
-	switch (wspx__trial(compileonly, &t, PERLRE_TRIALCPU)) {
+	switch (how) {
 	case WSPX_TRIAL_OVERTIME:
 		return "compiling it took over " DECIMAL(PERLRE_TRIALCPU)
 		    " s of CPU time";
 	case WSPX_TRIAL_FAILED:
-		return "compiling it crashed";
+		return "compiling it crashed, or was killed";
 	default:
 		return NULL;
 	}

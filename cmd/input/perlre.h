@@ -52,8 +52,10 @@ char *perlre_posix(const char *re);
 
 /* An expression of a shape that may be slow to compile, which no bound
  * above refused, is compiled first in a child process that may take this
- * many seconds of CPU time; past them it is refused (see perlre.c). */
-#define PERLRE_TRIALCPU 2
+ * many seconds of CPU time; past them it is refused (see perlre.c).  One
+ * second: an input of the fuzz target cuts with three expressions, each
+ * compiled twice, within libFuzzer's 10 s under the sanitizers. */
+#define PERLRE_TRIALCPU 1
 
 /* Compile re, read as perlre_posix() reads it, into rx with regcomp()'s
  * flags.  Returns 0, or regcomp()'s error with its text in err (n bytes;
@@ -62,8 +64,9 @@ char *perlre_posix(const char *re);
  * repeats what may match nothing more than PERLRE_MAXEMPTYLOOPS times
  * without bound or over repetitions nested past PERLRE_MAXLOOPNEST, or
  * nests groups deeper than PERLRE_MAXDEPTH, or took a trial compile
- * over PERLRE_TRIALCPU seconds; REG_EPAREN
- * for a ')' that closes no group, which Perl refuses. */
+ * over PERLRE_TRIALCPU seconds or crashed in it; REG_EPAREN
+ * for a ')' that closes no group, which Perl refuses.  Only while the
+ * process has one thread: the trial forks (see os/trial.h). */
 int perlre_compile(regex_t *rx, const char *re, int flags, char *err,
     size_t n);
 

@@ -291,3 +291,18 @@ SH
 	"$WSPX" grep SigBlk ::: /proc/self/status > blk
 	[ "$(cat blk)" = "$(grep SigBlk /proc/self/status)" ]
 }
+
+@test "started with SIGCHLD ignored, wspx still sees its jobs' statuses, and its jobs start with SIGCHLD at its default" {
+	# (ignored, the kernel would reap the jobs itself: every job would
+	# seem to have succeeded)
+	run perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or exit 99' -- \
+	    "$WSPX" false ::: 1
+	[ "$status" -eq 1 ]
+	run perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or exit 99' -- \
+	    "$WSPX" 'exit {}' ::: 3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"exit status 3"* ]]
+	perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or exit 99' -- \
+	    "$WSPX" grep SigIgn ::: /proc/self/status > ign
+	! ignores ign 17 || false
+}
