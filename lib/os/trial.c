@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SETUPFAILED 125		/* the child's status if its limits failed */
+#define SETUPFAILED 125		/* the child could not set its limits */
 #define WALLTIMES 30		/* the wall-time bound, in CPU limits */
 
 /* The child's end, at once. */
