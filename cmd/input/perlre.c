@@ -462,35 +462,59 @@ trial(const struct cost *c, size_t depth, const char *re, int flags)
 	}
 }
 
-int
-perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
+/* The POSIX expression posix against the bounds of perlre.h: 0, or the
+ * error of perlre_compile() with its text in err; its cost in *c and
+ * its depth of groups in *depth. */
+static int
+withinbounds(const char *posix, struct cost *c, size_t *depth, char *err,
+    size_t n)
 {
-	char *posix = perlre_posix(re);
-	const char *why;
-	size_t depth;
 	bool stray;
-	int rc;
 
-	struct cost c = cost(posix, &depth, &stray);
-
+	*c = cost(posix, depth, &stray);
 	/* (glibc takes it as the character, Perl refuses it; and put in a
 	 * group, as --recend and --recstart are, it would close that) */
 	if (stray) {
-		free(posix);
 		if (n > 0)
 			snprintf(err, n, "unmatched ) (write \\) for the "
 			    "character)");
 		return REG_EPAREN;
 	}
-
-	if (c.copies > PERLRE_MAXCOPIES || c.optional > PERLRE_MAXOPTIONAL ||
-	    c.loops > PERLRE_MAXEMPTYLOOPS || depth > PERLRE_MAXDEPTH ||
-	    c.loopnest > PERLRE_MAXLOOPNEST || chaintoolong(&c)) {
-		free(posix);
+	if (c->copies > PERLRE_MAXCOPIES || c->optional > PERLRE_MAXOPTIONAL ||
+	    c->loops > PERLRE_MAXEMPTYLOOPS || *depth > PERLRE_MAXDEPTH ||
+	    c->loopnest > PERLRE_MAXLOOPNEST || chaintoolong(c)) {
 		if (n > 0)
 			snprintf(err, n, "too complex for the C library: %s",
-			    toocomplex(&c, depth));
+			    toocomplex(c, *depth));
 		return REG_ESPACE;
+	}
+	return 0;
+}
+
+int
+perlre_bounds(const char *re, char *err, size_t n)
+{
+	char *posix = perlre_posix(re);
+	struct cost c;
+	size_t depth;
+	int rc = withinbounds(posix, &c, &depth, err, n);
+
+	free(posix);
+	return rc;
+}
+
+int
+perlre_compile(regex_t *rx, const char *re, int flags, char *err, size_t n)
+{
+	char *posix = perlre_posix(re);
+	const char *why;
+	struct cost c;
+	size_t depth;
+	int rc;
+
+	if ((rc = withinbounds(posix, &c, &depth, err, n)) != 0) {
+		free(posix);
+		return rc;
 	}
 	if ((why = trial(&c, depth, posix, flags)) != NULL) {
 		free(posix);

@@ -70,4 +70,9 @@ char *perlre_posix(const char *re);
 int perlre_compile(regex_t *rx, const char *re, int flags, char *err,
     size_t n);
 
+/* re against the bounds above alone, with neither a trial nor
+ * regcomp(): 0, or REG_ESPACE or REG_EPAREN as perlre_compile() would
+ * return them, with the same text in err.  Any thread. */
+int perlre_bounds(const char *re, char *err, size_t n);
+
 #endif /* WSPX_PERLRE_H */

@@ -69,25 +69,48 @@ compile(regex_t *rx, const char *re, const char *opt, const char *typed)
 		badvalue(opt, typed, err);
 }
 
-/* --regexp: each expression checked alone (for an error naming its
- * option), then the two as one (an error naming both: each may pass the
- * bounds of perlre.h, and the two not). */
+/* Check re for opt against the bounds of perlre.h alone; a usage error
+ * names the option if it is not within them. */
+static void
+bounds(const char *re, const char *opt)
+{
+	char err[256] = "is not a regular expression (--regexp): ";
+
+	if (perlre_bounds(re, err + strlen(err), sizeof(err) - strlen(err)) !=
+	    0)
+		badvalue(opt, re, err);
+}
+
+/* --regexp: each expression checked alone against the bounds (a ')'
+ * that closes no group would join the two), then the two compiled as
+ * one; only if that fails is each compiled alone, for an error naming
+ * its option, else the error names both (each may pass the bounds of
+ * perlre.h, and the two not).  (Compiling each alone every time would
+ * double the compiles, and their trials.) */
 static void
 compilesep(struct records *r, const char *start, const char *end)
 {
 	struct buf b = { NULL, 0, 0 };
+	char err[8];
 	regex_t alone;
 
-	if (*start != '\0') {
-		compile(&alone, start, "--recstart", start);
-		regfree(&alone);
-	}
-	if (*end != '\0') {
-		compile(&alone, end, "--recend", end);
-		regfree(&alone);
-	}
+	if (*start != '\0')
+		bounds(start, "--recstart");
+	if (*end != '\0')
+		bounds(end, "--recend");
 	bufprintf(&b, "(%s)(%s)", end, start);
-	compile(&r->re, b.s, "--recend with --recstart", b.s);
+	if (perlre_compile(&r->re, b.s, REG_EXTENDED | REG_NEWLINE, err,
+	    sizeof(err)) != 0) {
+		if (*start != '\0') {
+			compile(&alone, start, "--recstart", start);
+			regfree(&alone);
+		}
+		if (*end != '\0') {
+			compile(&alone, end, "--recend", end);
+			regfree(&alone);
+		}
+		compile(&r->re, b.s, "--recend with --recstart", b.s);
+	}
 	free(b.s);
 }
 
