@@ -273,7 +273,7 @@ complete -c wspx -n __wspx_before_command -l recend -x -d "With --pipe, records 
 complete -c wspx -n __wspx_before_command -l recstart -x -d "With --pipe, records start with STR"
 complete -c wspx -n __wspx_before_command -l regexp -d "With --pipe, --recstart and --recend are regular expressions"
 complete -c wspx -n __wspx_before_command -l regex -d "With --pipe, --recstart and --recend are regular expressions"
-complete -c wspx -n __wspx_before_command -l header -x -d "With --pipe, put the first N lines (or REGEX's match) atop every block"
+complete -c wspx -n __wspx_before_command -l header -x -d "With --pipe, put the first N lines (or REGEX's match) atop every block; without, name fields {NAME} by the first record"
 complete -c wspx -n __wspx_before_command -l round-robin -d "With --pipe, start -j jobs and give them blocks in turn"
 complete -c wspx -n __wspx_before_command -l roundrobin -d "With --pipe, start -j jobs and give them blocks in turn"
 complete -c wspx -n __wspx_before_command -l round -d "With --pipe, start -j jobs and give them blocks in turn"

@@ -9,7 +9,9 @@
  * the shortest), with --link all of them (as long as the longest, the
  * others wrapping around), as GNU parallel does.  jobargs.c puts the
  * records into jobs.  -E ends a source at its mark; with -L a line that
- * ends in a blank goes on into the next.
+ * ends in a blank goes on into the next.  With --header (without --pipe)
+ * the first record of each source is no record: its fields name the
+ * fields of the records, as in GNU parallel.
  *
  * A blocking read first polls the input together with wakefd, so that a
  * signal can stop the reading even while no input arrives.
@@ -41,6 +43,8 @@ struct source {
 	char **rec;		/* records kept in memory (not the first) */
 	size_t nrec;
 	bool ended;		/* -E: its end mark was read */
+	char *head;		/* the header option's first record, or
+				 * NULL */
 };
 
 /* Sources read in step: src[first..first+n), at index cur of len (the
@@ -61,6 +65,8 @@ struct input {
 	bool failed;		/* a read failed */
 	struct buf rec;		/* a record being assembled */
 	struct buf words;	/* the fields of the record being made */
+	char **names;		/* their fields (input_header()) */
+	size_t nnames;
 };
 
 static void
@@ -241,6 +247,28 @@ slurp(struct input *in, struct source *s)
 	}
 }
 
+/* With the header option: the first record of s, as it is (-E, -L and -r
+ * do not apply: GNU parallel reads its first line whole), without a CR at
+ * its end (of a CRLF line end, as GNU parallel drops it, whatever ends
+ * the records), is its header. */
+static void
+takehead(struct input *in, struct source *s)
+{
+	size_t len;
+
+	if (!rawrecord(in, s))
+		return;
+	s->nread++;
+	/* (names are strings: a NUL byte ends one) */
+	len = in->rec.len > 0 ? strnlen(in->rec.s, in->rec.len) : 0;
+	if (len > 0 && in->rec.s[len - 1] == '\r')
+		len--;
+	s->head = xmalloc(len + 1);
+	if (len > 0)
+		memcpy(s->head, in->rec.s, len);
+	s->head[len] = '\0';
+}
+
 /* Group the sources: each linked one joins the group before it. */
 static void
 makegroups(struct input *in, const struct srcspec *spec)
@@ -272,8 +300,6 @@ input_open(const struct srcspec *spec, size_t nsrc, const struct inputopts *o)
 		s->fd = -1;
 		if (spec[i].kind == SRC_FILE)
 			openfile(s, &spec[i]);
-		if ((i > 0 || !in->streamed) && spec[i].kind == SRC_FILE)
-			slurp(in, s);
 		/* (a list's arguments are its lines: -r, -E and -L
 		 * take them as they take a file's) */
 		if (spec[i].kind == SRC_LIST) {
@@ -283,8 +309,11 @@ input_open(const struct srcspec *spec, size_t nsrc, const struct inputopts *o)
 			s->name = spec[i].opt != NULL ? spec[i].opt : ":::";
 			s->items = spec[i].items;
 			s->nitems = spec[i].n;
-			slurp(in, s);
 		}
+		if (o->header)
+			takehead(in, s);
+		if (i > 0 || !in->streamed)
+			slurp(in, s);
 	}
 	return in;
 }
@@ -301,7 +330,9 @@ input_close(struct input *in)
 			free(in->src[i].rec[k]);
 		free(in->src[i].rec);
 		free(in->src[i].buf);
+		free(in->src[i].head);
 	}
+	free(in->names);
 	free(in->src);
 	free(in->grp);
 	free(in->words.s);
@@ -396,23 +427,24 @@ perlspace(char c)
 	return c != '\0' && strchr(" \t\n\v\f\r", c) != NULL;
 }
 
-/* Add the field p[0..n) to words, trimmed as --trim says. */
+/* Add the field p[0..n) to words, trimmed as trim says. */
 static void
-addfield(struct input *in, const char *p, size_t n, struct buf *words)
+addfield(const char *p, size_t n, int trim, struct buf *words)
 {
-	while (n > 0 && (in->o.trim & TRIM_LEFT) && perlspace(*p)) {
+	while (n > 0 && (trim & TRIM_LEFT) && perlspace(*p)) {
 		p++;
 		n--;
 	}
-	while (n > 0 && (in->o.trim & TRIM_RIGHT) && perlspace(p[n - 1]))
+	while (n > 0 && (trim & TRIM_RIGHT) && perlspace(p[n - 1]))
 		n--;
 	bufadd(words, p, n);
 	bufaddc(words, '\0');
 }
 
-/* Add the fields of record rec (split by --colsep) to words. */
+/* Add the fields of record rec (split by --colsep, each trimmed as trim
+ * says) to words. */
 static size_t
-addfields(struct input *in, const char *rec, struct buf *words)
+addfields(struct input *in, const char *rec, int trim, struct buf *words)
 {
 	regmatch_t m;
 	const char *p = rec;
@@ -421,13 +453,38 @@ addfields(struct input *in, const char *rec, struct buf *words)
 
 	while (in->o.colsep != NULL &&
 	    regexec(in->o.colsep, p, 1, &m, flags) == 0 && m.rm_eo > 0) {
-		addfield(in, p, (size_t)m.rm_so, words);
+		addfield(p, (size_t)m.rm_so, trim, words);
 		n++;
 		p += m.rm_eo;
 		flags = REG_NOTBOL;
 	}
-	addfield(in, p, strlen(p), words);
+	addfield(p, strlen(p), trim, words);
 	return n + 1;
+}
+
+void
+input_wakefd(struct input *in, int wakefd)
+{
+	in->o.wakefd = wakefd;
+}
+
+char *const *
+input_header(struct input *in, size_t *n)
+{
+	struct buf words = { NULL, 0, 0 };
+	size_t i;
+
+	/* (untrimmed: GNU parallel splits the names without --trim) */
+	if (in->names == NULL) {
+		for (i = 0; i < in->nsrc; i++)
+			if (in->src[i].head != NULL)
+				in->nnames += addfields(in, in->src[i].head,
+				    TRIM_NONE, &words);
+		in->names = packwords(&words, in->nnames);
+		free(words.s);
+	}
+	*n = in->nnames;
+	return in->names;
 }
 
 int
@@ -441,7 +498,8 @@ input_next(struct input *in, struct args *a)
 	for (g = 0; g < in->ngrp; g++)
 		for (k = in->grp[g].first; k < in->grp[g].first +
 		    in->grp[g].n; k++)
-			n += addfields(in, current(in, k, g), &in->words);
+			n += addfields(in, current(in, k, g), in->o.trim,
+			    &in->words);
 	a->v = packwords(&in->words, n);
 	a->n = n;
 	a->nrec = 0;

@@ -49,18 +49,32 @@ struct inputopts {
 				 * longest (else the shortest) */
 	int wakefd;		/* readable when reading should stop, or -1 */
 	int trim;		/* TRIM_LEFT | TRIM_RIGHT, or TRIM_NONE */
+	bool header;		/* --header without --pipe: the first
+				 * record of each source names its fields
+				 * (input_header()) and is no record */
 };
 
 struct input;
 
 /* Open the sources; files other than the first are read whole now (they
  * are iterated once per record of the first), and so is the first if
- * another is linked to it (:::+, --link: the longest decides).  Exits with a message naming
- * the file if one cannot be opened. */
+ * another is linked to it (:::+, --link: the longest decides); with the
+ * header option, the first record of each is read now.  Exits with a
+ * message naming the file if one cannot be opened. */
 struct input *input_open(const struct srcspec *src, size_t nsrc,
     const struct inputopts *o);
 
 void input_close(struct input *in);
+
+/* With the header option: the names of the fields, the fields of each
+ * source's first record in the order of the sources, as input_next()
+ * numbers them, untrimmed; *n of them (0 if no source had a record).
+ * They are the input's until input_close(). */
+char *const *input_header(struct input *in, size_t *n);
+
+/* From now on, stop reading when wakefd becomes readable (for an input
+ * opened before there was one). */
+void input_wakefd(struct input *in, int wakefd);
 
 /* The fields of the next record (one combination of the sources'
  * records), in one malloc'd block that free(a->v) frees; a->nrec is 0.

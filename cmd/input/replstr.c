@@ -14,9 +14,11 @@
  */
 #include "replstr.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/buf.h"
 #include "util/util.h"
 
 struct key {
@@ -219,4 +221,55 @@ replnames_maybe_in(const struct replnames *names, const char *s)
 		if (strncmp(s, names->parens, nleft) == 0)
 			return true;
 	return false;
+}
+
+/* If "{" name, one of the forms GNU parallel gives a named field, and
+ * "}" start at p, return its length and point *form at the form. */
+static size_t
+namedfield(const char *p, const char *name, const char **form)
+{
+	static const char *const forms[] = { "", ".", "/", "//", "/." };
+	size_t len = strlen(name), i, k;
+
+	if (p[0] != '{' || len == 0 || strncmp(p + 1, name, len) != 0)
+		return 0;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		k = strlen(forms[i]);
+		if (strncmp(p + 1 + len, forms[i], k) == 0 &&
+		    p[1 + len + k] == '}') {
+			*form = forms[i];
+			return len + k + 2;
+		}
+	}
+	return 0;
+}
+
+char *
+replstr_colnames(const char *text, char *const *names, size_t n)
+{
+	struct buf b = { NULL, 0, 0 };
+	char num[32];
+	const char *form;
+	size_t i, len;
+	bool named = false;
+
+	while (*text != '\0') {
+		for (i = 0, len = 0; i < n && len == 0; i++)
+			len = namedfield(text, names[i], &form);
+		if (len == 0) {
+			bufaddc(&b, *text++);
+			continue;
+		}
+		/* (i went one past the name: the field's number) */
+		snprintf(num, sizeof(num), "{%zu%s}", i, form);
+		bufadds(&b, num);
+		text += len;
+		named = true;
+	}
+	if (!named) {
+		free(b.s);
+		return NULL;
+	}
+	bufaddc(&b, '\0');
+	return b.s;
 }

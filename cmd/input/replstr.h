@@ -73,4 +73,12 @@ size_t replkeys_perl(const struct replkeys *k, const char *p);
  * string). */
 bool replnames_maybe_in(const struct replnames *names, const char *s);
 
+/* --header without --pipe, GNU parallel's names of fields: text with
+ * each {NAME}, {NAME.}, {NAME/}, {NAME//} and {NAME/.} whose NAME is
+ * names[k - 1] written as {k}, {k.} and so on.  Where several names fit,
+ * the first wins; text is read once, so that what was written is not
+ * read again.  An empty name is none (else {} would be one).  Returns a
+ * malloc'd string, or NULL if text has none of the names. */
+char *replstr_colnames(const char *text, char *const *names, size_t n);
+
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "input/replstr.h"
 #include "optvalue.h"
 #include "options.h"
 #include "remote/hosts.h"
@@ -92,10 +93,10 @@ checkpipe(struct config *c)
 		conflict("--block -N without --pipepart", "only --pipepart "
 		    "knows the input's size");
 	if (!c->pipe) {
-		if (c->roundrobin || c->cat || c->fifo || c->header != NULL)
+		if (c->roundrobin || c->cat || c->fifo)
 			badusage("%s needs --pipe or --pipepart",
 			    c->roundrobin ? "--round-robin" : c->cat ?
-			    "--cat" : c->fifo ? "--fifo" : "--header");
+			    "--cat" : "--fifo");
 		return;
 	}
 	if (c->ncommand == 0)
@@ -298,6 +299,10 @@ cmdline_finish(struct config *c, int argc, char **argv, int first)
 		c->src[i].linked = true;
 	if (!c->trimset && c->hascolsep)
 		c->trim = TRIM_BOTH;	/* "--colsep implies --trim rl" */
+	/* (--header names fields: without --colsep they are split at TABs,
+	 * not trimmed, as GNU parallel does, also with --header 0) */
+	if (!c->pipe && !c->sem.on && c->header != NULL && !c->hascolsep)
+		setcolsep(c, "--header", "\\t");
 }
 
 char **
@@ -326,6 +331,55 @@ cmdline_jobfile(struct config *c, int argc, char **argv, int first,
 	return words;
 }
 
+bool
+config_headernames(const struct config *c)
+{
+	return !c->pipe && !c->sem.on && c->header != NULL &&
+	    strcmp(c->header, "0") != 0;
+}
+
+/* Keep p in c, to be freed with it. */
+static void *
+keepnamed(struct config *c, void *p)
+{
+	c->named = xrealloc(c->named, (c->nnamed + 1) * sizeof(char *));
+	return c->named[c->nnamed++] = p;
+}
+
+/* One of the strings of config_namefields(). */
+static void
+namedstring(struct config *c, const char **s, char *const *names, size_t n)
+{
+	char *named = replstr_colnames(*s, names, n);
+
+	if (named != NULL)
+		*s = keepnamed(c, named);
+}
+
+void
+config_namefields(struct config *c, char *const *names, size_t n)
+{
+	size_t i;
+	char *tag;
+
+	/* (COMMAND's words are argv's: rewritten in a copy) */
+	if (c->ncommand > 0)
+		c->command = memcpy(keepnamed(c, xcalloc(c->ncommand + 1,
+		    sizeof(char *))), c->command, c->ncommand *
+		    sizeof(char *));
+	for (i = 0; i < c->ncommand; i++)
+		namedstring(c, (const char **)&c->command[i], names, n);
+	for (i = 0; i < c->remote.ntransfer; i++)
+		namedstring(c, &c->remote.transfer[i], names, n);
+	for (i = 0; i < c->remote.nret; i++)
+		namedstring(c, &c->remote.ret[i], names, n);
+	if (c->tagstring != NULL && (tag = replstr_colnames(c->tagstring,
+	    names, n)) != NULL) {
+		free(c->tagstring);
+		c->tagstring = tag;
+	}
+}
+
 void
 config_free(struct config *c)
 {
@@ -340,6 +394,10 @@ config_free(struct config *c)
 	c->src = NULL;
 	free(c->tagstring);
 	c->tagstring = NULL;
+	while (c->nnamed > 0)
+		free(c->named[--c->nnamed]);
+	free(c->named);
+	c->named = NULL;
 	hosts_free(&rc->hosts);
 	free(rc->env);
 	free(rc->transfer);

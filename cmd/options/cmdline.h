@@ -5,6 +5,7 @@
 #ifndef WSPX_CMDLINE_H
 #define WSPX_CMDLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct config;
@@ -22,6 +23,16 @@ void cmdline_finish(struct config *c, int argc, char **argv, int first);
  * argv's); *nwords is their count. */
 char **cmdline_jobfile(struct config *c, int argc, char **argv, int first,
     size_t *nwords);
+
+/* Whether --header names the fields of the input (GNU parallel's
+ * {NAME}): given without --pipe and --semaphore, and not 0. */
+bool config_headernames(const struct config *c);
+
+/* --header's names of fields, the n fields of the first record of each
+ * source (input_header()): {NAME} and its forms become {1} {2} ... in
+ * COMMAND, --tagstring, --transferfile and --return.  Once, before the
+ * commands are made. */
+void config_namefields(struct config *c, char *const *names, size_t n);
 
 /* Free what the options and cmdline_finish() allocated in c. */
 void config_free(struct config *c);

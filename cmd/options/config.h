@@ -126,6 +126,9 @@ struct config {
 				 * --recstart is given */
 	bool regexp;		/* --regexp: recstart/recend are regexes */
 	const char *header;	/* --header N|REGEX, or NULL */
+	char **named;		/* strings given --header's names of fields
+				 * (config_namefields()) */
+	size_t nnamed;
 	bool roundrobin;	/* --round-robin */
 	bool cat;		/* --cat: {} is a file holding the block */
 	bool fifo;		/* --fifo: {} is a FIFO giving the block */

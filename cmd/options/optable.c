@@ -239,7 +239,9 @@ const struct optdef optable[] = {
 	    "--recstart and --recend are regular expressions" },
 	{ 0, "regex", NULL, O_REGEXP, SEC_SAME, NULL },
 	{ 0, "header", "HEADER", O_HEADER, SEC_PIPE,
-	    "put HEADER (N lines, or a REGEX's match) atop blocks" },
+	    "put HEADER (N lines, or a REGEX's match) atop blocks; "
+	    "without --pipe, each source's first record names its fields "
+	    "{NAME}" },
 	{ 0, "round-robin", NULL, O_ROUNDROBIN, SEC_PIPE,
 	    "start -j jobs and give them blocks in turn" },
 	{ 0, "roundrobin", NULL, O_ROUNDROBIN, SEC_SAME, NULL },

@@ -50,6 +50,7 @@
 #include "input/command.h"
 #include "input/jobargs.h"
 #include "input/progpath.h"
+#include "options/cmdline.h"
 #include "os/proc.h"
 #include "os/thread.h"
 #include "pipe/pipejobs.h"
@@ -411,8 +412,7 @@ fitprocs(struct config *c)
 	c->jobs = rl.rlim_cur >= 2 * per ? (unsigned)(rl.rlim_cur / per) : 1;
 }
 
-/* The input's records into jobs; --show-limits; and with {##} every job
- * made now, to count them. */
+/* The input's records into jobs; --show-limits. */
 static struct jobargs *
 newjobargs(struct input *in, struct commands *cm, const struct config *c)
 {
@@ -424,9 +424,41 @@ newjobargs(struct input *in, struct commands *cm, const struct config *c)
 	ja = jobargs_new(in, &o);
 	if (c->showlimits)
 		jobargs_limits(ja, stderr);
-	if (commands_needs_total(cm))
-		commands_set_total(cm, jobargs_readall(ja), c->jobs);
 	return ja;
+}
+
+static struct commands *
+newcommands(const struct config *c)
+{
+	struct command_opts co;
+
+	runopts_command(c, &co);
+	return commands_new(&co);
+}
+
+/* The commands and the input, before the signals are blocked (signals.h):
+ * opening the input reads all of its sources but the first, and with
+ * --header the first record of each, which may wait, and Ctrl-C must stop
+ * that.  --header's names go into the commands (and the remote files),
+ * so those are made after it; else before, so that a bad command is told
+ * at once. */
+static void
+opencommands(struct run *r, struct config *c, const struct inputopts *io)
+{
+	bool reads = !c->pipe && c->resume != RETRY_FAILED &&
+	    c->source == NULL;
+	char *const *names;
+	size_t n;
+
+	if (!reads || !io->header)
+		r->cmds = newcommands(c);
+	if (reads)
+		r->in = input_open(c->src, c->nsrc, io);
+	if (reads && io->header) {
+		names = input_header(r->in, &n);
+		config_namefields(c, names, n);
+		r->cmds = newcommands(c);
+	}
 }
 
 /* Everything the run needs before the first job: commands, signals,
@@ -436,8 +468,8 @@ static void
 setup(struct run *r, struct config *c)
 {
 	struct inputopts io = { c->delim, c->hascolsep ? &c->colsep : NULL,
-	    c->skipblank, c->maxlines > 0, c->eofstr, c->link, -1, c->trim };
-	struct command_opts co;
+	    c->skipblank, c->maxlines > 0, c->eofstr, c->link, -1, c->trim,
+	    config_headernames(c) };
 	struct report_opts ro;
 	struct placing_opts plo;
 	struct pipe_opts pio;
@@ -453,8 +485,12 @@ setup(struct run *r, struct config *c)
 		atomic_store_explicit(&r->stats.total, c->total,
 		    memory_order_relaxed);
 	progpath_init(getenv("PATH"));
-	runopts_command(c, &co);
-	r->cmds = commands_new(&co);
+	/* (as GNU parallel warns: a user who forgot ::: or a pipe sees
+	 * why nothing happens) */
+	if (runopts_terminalinput(c))
+		warn("reading the input from the terminal (CTRL-D ends it): "
+		    "forgot ::: or a pipe?");
+	opencommands(r, c, &io);
 	r->signals = signals_new(c->termtimeout);
 	/* Write errors are reported, not deaths (the jobs get the actions
 	 * wspx was started with back). */
@@ -480,6 +516,8 @@ setup(struct run *r, struct config *c)
 	confirm_open(&r->confirm, c->interactive && !c->dryrun,
 	    signals_wakefd(r->signals));
 	io.wakefd = signals_wakefd(r->signals);
+	if (r->in != NULL)
+		input_wakefd(r->in, io.wakefd);
 	if (c->resume != RESUME_NONE)
 		r->resume = resume_load(c->joblog, c->resume,
 		    resumeopts[c->resume]);
@@ -499,17 +537,11 @@ setup(struct run *r, struct config *c)
 	r->running = r->rep.running = running_new(c->jobs);
 	r->rep.stats = &r->stats;
 	wspx__proc_widen_pipe(STDOUT_FILENO);
-	/* (as GNU parallel warns: a user who forgot ::: or a pipe sees
-	 * why nothing happens) */
-	if (runopts_terminalinput(c))
-		warn("reading the input from the terminal (CTRL-D ends it): "
-		    "forgot ::: or a pipe?");
 	/* --retry-failed takes its jobs from the joblog */
 	if (c->pipe && c->resume != RETRY_FAILED && c->source == NULL) {
 		runopts_pipe(c, &pio);
 		r->pipes = pipejobs_new(&pio, io.wakefd);
-	} else if (c->resume != RETRY_FAILED && c->source == NULL) {
-		r->in = input_open(c->src, c->nsrc, &io);
+	} else if (r->in != NULL) {
 		r->ja = newjobargs(r->in, r->cmds, c);
 	}
 	r->out = r->rep.out = newoutput(r, c, c->events != NULL &&
@@ -520,6 +552,10 @@ setup(struct run *r, struct config *c)
 	signals_start(r->signals, r->x, r->out, r->running, r->rep.trace);
 	/* (after the signal thread, which a failed write nudges) */
 	trace_sample(r->rep.trace, &r->stats, r->pool, r->bp);
+	/* {##}: every job made now, to count them, reading all the input
+	 * (after the signal thread, which stops that reading) */
+	if (r->ja != NULL && commands_needs_total(r->cmds))
+		commands_set_total(r->cmds, jobargs_readall(r->ja), c->jobs);
 }
 
 /* Once every job has finished: stop the status line, the signal thread

@@ -563,9 +563,9 @@ readme_notrun() {
 
 # Make, in the current directory, the files and programs that the
 # README's examples name: cmds.txt, logs, images (and a convert that
-# copies), C files, big, tests/ with ./t, hosts/ with ./check, make
-# projects a b c, and a copy of examples/ for those run from the top of
-# the tree.
+# copies), C files, big, people.csv, tests/ with ./t, hosts/ with
+# ./check, make projects a b c, and a copy of examples/ for those run
+# from the top of the tree.
 readme_fixture() {
 	mkdir -p bin tests hosts logs a b c src files mv
 	touch mv/a mv/b
@@ -580,6 +580,7 @@ readme_fixture() {
 	printf 'int x;\n' > src/a.c
 	cp src/a.c main.c
 	seq 1000 > big
+	printf 'name,age\nann,31\nbob,42\n' > people.csv
 	for f in tests/one tests/two hosts/h1 hosts/h2; do
 		echo "$f" > "$f"
 	done

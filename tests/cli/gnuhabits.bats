@@ -138,3 +138,92 @@ Y
 	[ "$status" -eq 255 ]
 	[[ "$output" == *"--nice: '1.5' is not a whole number"* ]]
 }
+
+@test "--header : names the fields of each ::: source by its first value, as GNU parallel does" {
+	run "$WSPX" -k --header : echo {a} {b} ::: a 1 2 ::: b x y
+	[ "$status" -eq 0 ]
+	[ "$output" = "1 x
+1 y
+2 x
+2 y" ]
+	run "$WSPX" -k --header : --link echo {b}{a} ::: a 1 2 ::: b x y
+	[ "$output" = "x1
+y2" ]
+	# a header alone makes no job
+	run "$WSPX" --header : echo {a} ::: a
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	same -k --header : echo {a} {b} ::: a 1 2 ::: b x y
+	same -k --header : echo {a} {b} ::: a 1 2 :::+ b x y
+	same -k --header : --tagstring {a} echo {#} ::: a 1 2
+	same -k --header : -N2 echo {a} ::: a 1 2 3
+	same --header : echo {a} ::: a
+}
+
+@test "--header on stdin or -a files splits the first line at TABs, untrimmed, or at --colsep" {
+	printf 'a\tb\n1\t2\n3\t4\n' > tab
+	printf 'x/d.c\n1/q.txt\n' > path
+	printf 'a,b\n 1 , 2 \n' > csv
+	printf 'n\tm\n 1 \t 2\n' > blanks
+	run "$WSPX" -k --header : echo {b}-{a} {1} < tab
+	[ "$output" = "2-1 1
+4-3 3" ]
+	run "$WSPX" -k --header : --colsep , -a csv echo "[{b}]"
+	[ "$output" = "[2]" ]
+	# GNU parallel's five forms of a name
+	run "$WSPX" --header : -a path echo {x/d.c.} {x/d.c/} {x/d.c//} \
+	    {x/d.c/.}
+	[ "$output" = "1/q q.txt 1 q" ]
+	IN=tab same -k --header : echo {a}-{b}
+	IN=tab same -k --header : echo
+	IN=tab same -k --header 1 echo {b}
+	IN=tab same -k --header 0 echo {b}
+	IN=csv same -k --header : --colsep , echo "[{a}]" "[{b}]"
+	IN=blanks same -k --header : echo "[{n}]" "[{m}]"
+	IN=path same -k --header : echo {x/d.c.} {x/d.c/} {x/d.c//} {x/d.c/.}
+	same -k --header : -a tab -a path echo {a} {b} {x/d.c}
+}
+
+@test "--header's record is the first as it is: -r, -E and -L skip none, a CRLF line's CR is not in the names" {
+	printf '\na\n1\n' > blankfirst
+	printf 'a\r\n1\r\n' > crlf
+	printf 'a \nb\n1\n' > cont
+	run "$WSPX" -k -r --header : echo "[{a}]" < blankfirst
+	[ "$output" = "[{a}] a
+[{a}] 1" ]
+	run "$WSPX" --header : echo "[{a}]" < crlf
+	[ "$output" = $'[1\r]' ]
+	IN=blankfirst same -k -r --header : echo "[{a}]"
+	IN=crlf same -k --header : echo "[{a}]"
+	printf 'a\r\0001\0' > crlf0
+	IN=crlf0 same -k -0 --header : echo "[{a}]"
+	IN=cont same -k -L1 --header : echo "[{a }]"
+	same -k -E a --header : echo "[{a}]" ::: a b a c
+}
+
+@test "--header's names are data: a value's quoting is {1}'s, and a name read as a number means its own field" {
+	run "$WSPX" -k --header : echo {a} ::: a '$(echo X)' "it's" ';echo Y'
+	[ "$output" = "\$(echo X)
+it's
+;echo Y" ]
+	# (GNU parallel rewrites {2} to {1}, then {1} to {2}: "y y")
+	run "$WSPX" -k --header : echo {2} {1} ::: 2 x ::: 1 y
+	[ "$output" = "x y" ]
+	# a name that is the first of two fits both; an empty one is none
+	run "$WSPX" -k --header : echo {a} {} ::: a 1 ::: a 2 ::: '' 3
+	[ "$output" = "1 1 2 3" ]
+}
+
+@test "--header is taken without --pipe (--cat and its kin are not), and with --pipe is the blocks' header" {
+	run "$WSPX" --header : --cat cat ::: a 1
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"--cat needs --pipe"* ]]
+	# (--semaphore's command has no input to name; a home of the
+	# test's own for the semaphore)
+	export PARALLEL_HOME=$BATS_TEST_TMPDIR/ph
+	mkdir -p "$PARALLEL_HOME"
+	run "$WSPX" --semaphore --fg --header : echo hi
+	[ "$status" -eq 0 ] && [ "$output" = hi ]
+	run "$WSPX" -k --header : --pipe cat <<< $'a\n1'
+	[ "$output" = "a
+1" ]
+}

@@ -587,3 +587,15 @@ YAML
 	grep -q -- "--workdir $PWD/nowhere" err
 	[ ! -s out ]
 }
+
+@test "--header's names of fields in --tf and --return, as in COMMAND" {
+	mkdir -p local/in remote
+	printf 'alpha\n' > local/in/a.txt
+	rw=$PWD/remote
+	cd local
+	rx -S "$LOGIN" --wd "$rw" --header : --tf {file} --return {file.}.out \
+	    'tr a-z A-Z < {file} > {file.}.out' ::: file in/a.txt
+	[ "$st" -eq 0 ]
+	[ "$(cat in/a.out)" = ALPHA ]
+	cmp in/a.txt "$rw/in/a.txt"
+}

@@ -306,3 +306,33 @@ SH
 	    "$WSPX" grep SigIgn ::: /proc/self/status > ign
 	! ignores ign 17 || false
 }
+
+# Whether wspx ($pid) waits in a read or a poll of its input.
+readswait() {
+	grep -Eq 'pipe_read|poll' "/proc/$pid/wchan" 2> /dev/null
+}
+
+@test "Ctrl-C while wspx reads --header's names, the input {##} counts, or a linked stdin: it exits 130 at once" {
+	local args
+	mkfifo in
+	for args in '--header : echo {a}' '--plus echo {##}' \
+	    '--link echo {1} {2} :::: - ::: x'; do
+		# (word splitting wanted: the arguments of one run)
+		# shellcheck disable=SC2086
+		setsid env --default-signal "$WSPX" $args < in > out 2> err \
+		    3>&- &
+		pid=$!
+		exec 7> in
+		echo a >&7
+		# (the read has begun: a signal sent before would kill wspx
+		# by its default action, proving nothing)
+		waituntil readswait
+		kill -INT $pid
+		waituntil eval '! kill -0 $pid 2> /dev/null'
+		exec 7>&-
+		waitstatus $pid
+		echo "$args: status $st" >&2
+		[ "$st" -eq 130 ]
+		[ ! -s out ]
+	done
+}

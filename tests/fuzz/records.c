@@ -1,25 +1,29 @@
 /*
  * Fuzz target: the input's records, as a run reads them.  The first bytes
  * choose options (-0, -d, --colsep, -r, --trim, -E, --link, -L, -N, -n,
- * -m, -X, --xargs, -x, -s, -j, {##} with --plus) and sources (::: lists,
- * :::+, :::: FILE, ::::+, -a FILE); the strings after them are the
- * options' values and the lists' items; the rest is the data of the file
- * (repeated, as byte 4 says).  They go through the real options
+ * -m, -X, --xargs, -x, -s, -j, {##} with --plus, --header :) and sources
+ * (::: lists, :::+, :::: FILE, ::::+, -a FILE); the strings after them
+ * are the options' values and the lists' items; the rest is the data of
+ * the file (repeated, as byte 4 says).  They go through the real options
  * (options_parse, cmdline_finish) into input_open and jobargs as run.c's
- * setup() gives them, and every record and job is read to the end.  The
- * data is what a user pipes in or names with :::: FILE: anything, of any
- * length, in any bytes, so it is the hostile input of these parsers; the
- * values are typed by the user, but a --colsep's regular expression is
- * compiled and run on that data.
+ * setup() gives them, --header's names into COMMAND, and every record
+ * and job is read to the end.  The data is what a user pipes in or names
+ * with :::: FILE: anything, of any length, in any bytes, so it is the
+ * hostile input of these parsers; the values are typed by the user, but
+ * a --colsep's regular expression is compiled and run on that data.
  *
- * Checked: a record has a field per source (more only with --colsep), none
- * longer than the longest source (with -L, a list's items joined); without --colsep a file's field has no
- * separator, -r leaves no blank one and -E none equal to its mark; without
- * -L, -E and -r the count of records is the product of the sources' (as
- * GNU parallel combines them); the jobs hold the same records in the same
- * order, each job at most -n/-N/-L of them, and {##}'s count is theirs.
+ * Checked: a record has a field per source (more only with --colsep, as
+ * --header's TABs), none longer than the longest source (with -L, a
+ * list's items joined); without --colsep a file's field has no
+ * separator, -r leaves no blank one and -E none equal to its mark;
+ * --header has as many names as input_header() says; without -L, -E and
+ * -r the count of records is the product of the sources' (each less its
+ * header); the jobs hold the same records in the same order, each job at
+ * most -n/-N/-L of them, and {##}'s count is theirs.
  */
 #include <ctype.h>
+#include <regex.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +163,7 @@ countopts(struct fz_argv *a, const struct plan *p)
  * list), bit 3 the file before the lists, bit 4 each list after the
  * first source linked to it (:::+), bit 5 the file as -a FILE (an
  * option: the first source), bit 6 the file linked to the source before
- * it (::::+). */
+ * it (::::+), bit 7 --header : (and {a} in COMMAND). */
 static bool
 hasfile(const struct plan *p)
 {
@@ -201,9 +205,13 @@ makeargv(struct fz_argv *a, const struct plan *p)
 		fz_argval(a, "-a", p->path);
 	if (p->counts & 128)	/* ({##} is one of --plus's strings) */
 		fz_arg(a, "--plus");
+	if (p->srcs & 128)
+		fz_argval(a, "--header", ":");
 	fz_arg(a, "echo");
 	if (p->counts & 128)
 		fz_arg(a, "{##}");
+	if (p->srcs & 128)	/* (names a field if an item or line is a) */
+		fz_arg(a, "{a}{a/.}");
 	sources(a, p);
 	a->w[a->n] = NULL;
 }
@@ -306,6 +314,21 @@ filerecords(const uint8_t *p, size_t n, char delim)
 /* The records of the input without -L, -E and -r: the product of the
  * groups' counts, a group of linked sources as long as its shortest
  * member (--link: its longest), none if a member is empty. */
+/* With --header, source i's records after its first, which names its
+ * fields whatever it holds (one with a NUL byte too). */
+static size_t
+afterhead(const struct config *c, const struct plan *p, size_t i)
+{
+	const uint8_t *end;
+
+	if (c->src[i].kind == SRC_LIST)
+		return c->src[i].n > 0 ? c->src[i].n - 1 : 0;
+	if ((end = memchr(p->data, c->delim, p->size)) == NULL)
+		return 0;
+	end++;
+	return filerecords(end, p->size - (size_t)(end - p->data), c->delim);
+}
+
 static size_t
 expected(const struct config *c, const struct plan *p)
 {
@@ -314,6 +337,8 @@ expected(const struct config *c, const struct plan *p)
 	for (i = 0; i < c->nsrc; i++) {
 		n = c->src[i].kind == SRC_FILE ? filerecords(p->data,
 		    p->size, c->delim) : c->src[i].n;
+		if (p->srcs & 128)
+			n = afterhead(c, p, i);
 		if (n == 0)
 			return 0;
 		if (i == 0 || !c->src[i].linked) {
@@ -347,6 +372,95 @@ addrec(struct recs *rs, const struct args *a)
 	rs->nf[rs->n++] = a->n;
 }
 
+/* The header of source i by the rule of input.c, worked out here: a
+ * list's first item, or the file's data up to its first separator (up to
+ * a NUL byte, as a C string), less a CR at its end; NULL for an empty
+ * source. */
+static char *
+headof(const struct config *c, const struct plan *p, size_t i)
+{
+	const char *head = (const char *)p->data;
+	const uint8_t *end;
+	size_t len;
+
+	if (c->src[i].kind == SRC_LIST && c->src[i].n == 0)
+		return NULL;
+	if (c->src[i].kind == SRC_LIST) {
+		head = c->src[i].items[0];
+		len = strlen(head);
+	} else if (p->size == 0) {
+		return NULL;
+	} else {
+		end = memchr(p->data, c->delim, p->size);
+		len = end != NULL ? (size_t)(end - p->data) : p->size;
+		len = strnlen(head, len);
+	}
+	if (len > 0 && head[len - 1] == '\r')
+		len--;
+	return strndup(head, len);
+}
+
+/* --header's names are the fields of each source's header split at every
+ * match of --colsep (an empty match ends the splitting), untrimmed, in
+ * the order of the sources. */
+static void
+checknames(const struct config *c, const struct plan *p,
+    char *const *names, size_t n)
+{
+	regmatch_t m;
+	size_t i, k = 0;
+	char *head, *at, *field;
+	int flags;
+
+	for (i = 0; i < c->nsrc; i++) {
+		if ((head = headof(c, p, i)) == NULL)
+			continue;
+		for (at = head, flags = 0;; flags = REG_NOTBOL) {
+			bool last = regexec(&c->colsep, at, 1, &m, flags) != 0 ||
+			    m.rm_eo == 0;
+			field = strndup(at, last ? strlen(at) :
+			    (size_t)m.rm_so);
+			if (k >= n || strcmp(names[k], field) != 0)
+				fz_fail("--header: name %zu is '%s', not '%s'",
+				    k + 1, k < n ? names[k] : "(none)", field);
+			free(field);
+			k++;
+			if (last)
+				break;
+			at += m.rm_eo;
+		}
+		free(head);
+	}
+	if (k != n || names[n] != NULL)
+		fz_fail("--header: %zu names, not %zu", n, k);
+}
+
+/* The COMMAND word "{a}{a/.}" with --header's names: the number of the
+ * first field named a in place of a, or the word as it was.  (Unless a
+ * name holds a brace, '/' or '.': then "a/." or "a}{a" may be one, and
+ * which wins is replstr.h's rule, not worked out here.) */
+static void
+checknamed(const struct config *c, char *const *names, size_t n)
+{
+	const char *word = c->command[c->ncommand - 1];
+	char want[64];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strpbrk(names[i], "{}/.") != NULL)
+			return;
+	snprintf(want, sizeof(want), "{a}{a/.}");
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], "a") == 0) {
+			snprintf(want, sizeof(want), "{%zu}{%zu/.}", i + 1,
+			    i + 1);
+			break;
+		}
+	if (strcmp(word, want) != 0)
+		fz_fail("--header: COMMAND's {a}{a/.} is '%s', not '%s'",
+		    word, want);
+}
+
 /* The first pass: every record, as input_next() gives them. */
 static void
 readrecords(struct config *c, const struct inputopts *io,
@@ -354,8 +468,13 @@ readrecords(struct config *c, const struct inputopts *io,
 {
 	struct input *in = input_open(c->src, c->nsrc, io);
 	struct args a;
-	size_t max = longest(c, p->size), want;
+	size_t max = longest(c, p->size), want, n;
+	char *const *names;
 
+	if (io->header) {
+		names = input_header(in, &n);
+		checknames(c, p, names, n);
+	}
 	while (input_next(in, &a)) {
 		checkrecord(c, &a, max);
 		addrec(rs, &a);
@@ -435,12 +554,19 @@ readjobs(struct config *c, const struct inputopts *io,
 	struct jobargs *ja;
 	struct args a;
 	struct walk w = { rs, 0, 0 };
+	char *const *names;
+	size_t n;
 	uint64_t total = 0, njobs = 0;
 	bool counted, short_ = false;
 
+	in = input_open(c->src, c->nsrc, io);
+	if (io->header) {
+		names = input_header(in, &n);
+		config_namefields(c, names, n);
+		checknamed(c, names, n);
+	}
 	runopts_command(c, &co);
 	cm = commands_new(&co);
-	in = input_open(c->src, c->nsrc, io);
 	runopts_jobargs(c, &o);
 	o.cm = cm;
 	ja = jobargs_new(in, &o);
@@ -471,8 +597,12 @@ records(struct config *c, struct fz_argv *a, const struct plan *p)
 	cmdline_finish(c, a->n, a->w, options_parse(c, a->n, a->w));
 	if (!ownsources(c, p->path))
 		return;
+	if (config_headernames(c) != ((p->srcs & 128) != 0))
+		fz_fail("--header : is %s", config_headernames(c) ?
+		    "taken, not given" : "given, not taken");
 	io = (struct inputopts){ c->delim, c->hascolsep ? &c->colsep : NULL,
-	    c->skipblank, c->maxlines > 0, c->eofstr, c->link, -1, c->trim };
+	    c->skipblank, c->maxlines > 0, c->eofstr, c->link, -1, c->trim,
+	    config_headernames(c) };
 	readrecords(c, &io, p, &rs);
 	readjobs(c, &io, &rs);
 	free(rs.s);
