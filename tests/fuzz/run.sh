@@ -5,9 +5,11 @@
 #	FUZZ_CPU=1 sh tests/fuzz/run.sh SECONDS tests/fuzz/NAME...
 #
 # SECONDS is wall time; with FUZZ_CPU set, it is the target's CPU time
-# (user and system, read from /proc), so that a campaign on a shared
-# machine gets the CPU it claims: the target is then stopped with SIGINT,
-# on which libFuzzer prints its counts.
+# (user and system, its own and that of the children it waited for, as
+# the trials of a regular expression that the --pipe and --colsep paths
+# fork: read from /proc), so that a campaign on a shared machine gets the
+# CPU it claims: the target is then stopped with SIGINT, on which
+# libFuzzer prints its counts.
 # Each target starts from tests/fuzz/corpus/NAME (its seeds and the inputs
 # of past findings) and, if tests/fuzz/NAME.dict exists, its dictionary.
 # What it adds is written to a work directory ($FUZZ_WORK, or a temporary
@@ -44,14 +46,15 @@ fi
 ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=64}
 export ASAN_OPTIONS
 
-# Stop process $1 with SIGINT once it has had $2 seconds of CPU time;
-# file $3 says that it was stopped so.
+# Stop process $1 with SIGINT once it and the children it waited for
+# have had $2 seconds of CPU time; file $3 says that it was stopped so.
 cpulimit() {
 	hz=$(getconf CLK_TCK)
 	while stat=$(cat "/proc/$1/stat" 2>/dev/null); do
-		# (fields 14 and 15, after the name in parentheses)
+		# (fields 14 to 17, utime stime cutime cstime, after the name
+		# in parentheses)
 		set -- "$1" "$2" "$3" $(printf '%s\n' "${stat##*) }" |
-		    awk '{ print $12 + $13 }')
+		    awk '{ print $12 + $13 + $14 + $15 }')
 		if [ "$4" -ge $(($2 * hz)) ]; then
 			: > "$3"
 			kill -INT "$1"
