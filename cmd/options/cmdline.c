@@ -250,6 +250,14 @@ config_defaults(struct config *c)
 
 /* The options that cannot be combined, and what follows from those
  * given; the default source (stdin). */
+/* Whether --header is about the input's records (GNU parallel's names of
+ * fields), not --pipe's blocks; --semaphore's command has no input. */
+static bool
+headerofinput(const struct config *c)
+{
+	return !c->pipe && !c->sem.on && c->header != NULL;
+}
+
 void
 cmdline_finish(struct config *c, int argc, char **argv, int first)
 {
@@ -301,7 +309,7 @@ cmdline_finish(struct config *c, int argc, char **argv, int first)
 		c->trim = TRIM_BOTH;	/* "--colsep implies --trim rl" */
 	/* (--header names fields: without --colsep they are split at TABs,
 	 * not trimmed, as GNU parallel does, also with --header 0) */
-	if (!c->pipe && !c->sem.on && c->header != NULL && !c->hascolsep)
+	if (headerofinput(c) && !c->hascolsep)
 		setcolsep(c, "--header", "\\t");
 }
 
@@ -334,8 +342,7 @@ cmdline_jobfile(struct config *c, int argc, char **argv, int first,
 bool
 config_headernames(const struct config *c)
 {
-	return !c->pipe && !c->sem.on && c->header != NULL &&
-	    strcmp(c->header, "0") != 0;
+	return headerofinput(c) && strcmp(c->header, "0") != 0;
 }
 
 /* Keep p in c, to be freed with it. */

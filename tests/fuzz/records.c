@@ -311,9 +311,6 @@ filerecords(const uint8_t *p, size_t n, char delim)
 	return count + (start < n && !nul);
 }
 
-/* The records of the input without -L, -E and -r: the product of the
- * groups' counts, a group of linked sources as long as its shortest
- * member (--link: its longest), none if a member is empty. */
 /* With --header, source i's records after its first, which names its
  * fields whatever it holds (one with a NUL byte too). */
 static size_t
@@ -329,16 +326,20 @@ afterhead(const struct config *c, const struct plan *p, size_t i)
 	return filerecords(end, p->size - (size_t)(end - p->data), c->delim);
 }
 
+/* The records of the input without -L, -E and -r: the product of the
+ * groups' counts, a group of linked sources as long as its shortest
+ * member (--link: its longest), none if a member is empty. */
 static size_t
 expected(const struct config *c, const struct plan *p)
 {
 	size_t i, n, total = 1, group = 0;
 
 	for (i = 0; i < c->nsrc; i++) {
-		n = c->src[i].kind == SRC_FILE ? filerecords(p->data,
-		    p->size, c->delim) : c->src[i].n;
 		if (p->srcs & 128)
 			n = afterhead(c, p, i);
+		else
+			n = c->src[i].kind == SRC_FILE ? filerecords(p->data,
+			    p->size, c->delim) : c->src[i].n;
 		if (n == 0)
 			return 0;
 		if (i == 0 || !c->src[i].linked) {
